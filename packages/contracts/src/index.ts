@@ -1,0 +1,14 @@
+// ABIs and creation bytecode of the card contracts. The ABIs are `as const` literals, so viem
+// infers function names, arguments and return types from them.
+
+import { cardEscrowAbi } from './generated/CardEscrow.ts';
+import { cardNftAbi } from './generated/CardNFT.ts';
+import { naiveCardNftAbi } from './generated/NaiveCardNFT.ts';
+
+export { cardNftAbi, cardNftBytecode } from './generated/CardNFT.ts';
+export { cardEscrowAbi, cardEscrowBytecode } from './generated/CardEscrow.ts';
+export { naiveCardNftAbi, naiveCardNftBytecode } from './generated/NaiveCardNFT.ts';
+
+export type CardNftAbi = typeof cardNftAbi;
+export type CardEscrowAbi = typeof cardEscrowAbi;
+export type NaiveCardNftAbi = typeof naiveCardNftAbi;

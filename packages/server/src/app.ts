@@ -1,0 +1,44 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Services } from './services.ts';
+import { isAppError } from './errors/app-error.ts';
+import { healthRoutes } from './health/routes.ts';
+
+export interface BuildAppOptions {
+  services: Services;
+  /** A pino logger for request logs; none by default (tests). */
+  logger?: FastifyServerOptions['loggerInstance'];
+}
+
+export type App = FastifyInstance & { services: Services };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+}
+
+/** Builds the HTTP app over opened services; `listen()` is the caller's business. */
+export async function buildApp(options: BuildAppOptions): Promise<App> {
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    // Validation errors of every route become the registry's 400 body.
+    ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false } },
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.decorate('services', options.services);
+
+  app.setErrorHandler((error, request, reply) => {
+    if (isAppError(error)) return reply.status(error.httpStatus).send(error.toBody());
+    const status = (error as { statusCode?: number }).statusCode;
+    if ((error as { validation?: unknown }).validation || (status && status >= 400 && status < 500)) {
+      return reply.status(400).send({ code: 400, err: 'bad request' });
+    }
+    request.log.error(error);
+    return reply.status(500).send({ code: 500, err: 'internal server error' });
+  });
+  app.setNotFoundHandler((_request, reply) => reply.status(404).send({ code: 404, err: 'not Found' }));
+
+  await app.register(healthRoutes);
+  return app as unknown as App;
+}

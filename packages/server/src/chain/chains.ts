@@ -1,0 +1,110 @@
+import { join } from 'node:path';
+import { createPublicClient, defineChain, http, type Chain as ViemChain, type PublicClient } from 'viem';
+import { CHAIN_NAMES, type ChainName, type Config } from '../config/config.ts';
+import { AppError } from '../errors/app-error.ts';
+import { findRunningNode, ManagedNode, waitForRpc } from './managed-node.ts';
+
+/** One configured chain: how to reach it, and its node when the service manages it. */
+export interface ChainContext {
+  name: ChainName;
+  chainId: number;
+  messagePrefix: string;
+  rpcUrl: string;
+  viemChain: ViemChain;
+  client: PublicClient;
+  /** Present when this process supervises the node. */
+  node: ManagedNode | undefined;
+  /** An embedded node: the operator may mint coins on it with anvil_setBalance. */
+  managed: boolean;
+}
+
+export interface ConnectChainsOptions {
+  /**
+   * `own`: start (and later stop) the managed nodes; `attach`: use the nodes a running service
+   * owns, starting own ones only where none runs (the CLI).
+   */
+  mode: 'own' | 'attach';
+  log?: (message: string) => void;
+}
+
+/** The chains of one process, by name. Unconfigured names answer 6417. */
+export class ChainRegistry {
+  private constructor(private readonly chains: Map<ChainName, ChainContext>) {}
+
+  static async connect(config: Readonly<Config>, options: ConnectChainsOptions): Promise<ChainRegistry> {
+    const chains = new Map<ChainName, ChainContext>();
+    const registry = new ChainRegistry(chains);
+    try {
+      await Promise.all(
+        CHAIN_NAMES.map(async (name) => {
+          const settings = config.chains[name];
+          if (!settings) return;
+          let rpcUrl: string;
+          let node: ManagedNode | undefined;
+          if (settings.mode === 'external') {
+            rpcUrl = settings.rpcUrl;
+            await waitForRpc(rpcUrl, settings.chainId, 15_000);
+          } else {
+            const directory = join(config.dataDir, 'chains', name);
+            const running = options.mode === 'attach' ? findRunningNode(directory) : undefined;
+            if (running) {
+              rpcUrl = running.rpcUrl;
+            } else {
+              node = new ManagedNode({ name, settings, directory, ...(options.log ? { log: options.log } : {}) });
+              rpcUrl = await node.start();
+            }
+          }
+          chains.set(
+            name,
+            createChainContext(name, settings.chainId, settings.messagePrefix, rpcUrl, node, settings.mode === 'managed'),
+          );
+        }),
+      );
+    } catch (error) {
+      await registry.close();
+      throw error;
+    }
+    return registry;
+  }
+
+  /** The chain called `name`; 6417 when it is not one of the configured chains. */
+  get(name: string = 'main'): ChainContext {
+    const chain = this.chains.get(name as ChainName);
+    if (!chain) throw new AppError(6417, { detail: `chain ${name} is not configured` });
+    return chain;
+  }
+
+  has(name: string): boolean {
+    return this.chains.has(name as ChainName);
+  }
+
+  all(): ChainContext[] {
+    return [...this.chains.values()];
+  }
+
+  /** Stops the nodes this process started. */
+  async close(): Promise<void> {
+    await Promise.all(this.all().map((chain) => chain.node?.stop()));
+  }
+}
+
+export function createChainContext(
+  name: ChainName,
+  chainId: number,
+  messagePrefix: string,
+  rpcUrl: string,
+  node: ManagedNode | undefined,
+  managed: boolean,
+): ChainContext {
+  const viemChain = defineChain({
+    id: chainId,
+    name,
+    nativeCurrency: { name: 'Coin', symbol: 'COIN', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
+  const client = createPublicClient({
+    chain: viemChain,
+    transport: http(rpcUrl, { batch: { wait: 2 }, retryCount: 1, timeout: 15_000 }),
+  }) as PublicClient;
+  return { name, chainId, messagePrefix, rpcUrl, viemChain, client, node, managed };
+}

@@ -1,0 +1,198 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { createPublicClient, getAddress, http, type Address } from 'viem';
+import { openStore } from '../store/database.ts';
+import { openSecret } from '../custody/envelope.ts';
+import { loadMasterKey } from '../custody/master-key.ts';
+import { createTestSchema } from '../testing/test-services.ts';
+
+const BIN = new URL('../../bin/wallet-service.js', import.meta.url).pathname;
+
+/**
+ * The operator's view: `wallet-service serve` as a child process, and CLI commands run against
+ * its data directory while it runs; then a restart that must bring everything back.
+ */
+describe('wallet-service serve and operator CLI (child processes)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'wallet-cli-'));
+  let env: NodeJS.ProcessEnv;
+  let service: ChildProcess | undefined;
+  let baseUrl = '';
+  let dropSchema: (() => Promise<void>) | undefined;
+
+  before(async () => {
+    env = {
+      ...process.env,
+      WALLET_DATA_DIR: dataDir,
+      PORT: '0',
+      WALLET_CHAIN_ETHEREUM: 'off',
+      WALLET_CHAIN_POLYGON: 'off',
+      LOG_LEVEL: 'warn',
+    };
+    if (process.env.WALLET_TEST_STORE === 'postgres') {
+      const schema = await createTestSchema();
+      dropSchema = schema.drop;
+      env.DATABASE_URL = `${schema.databaseUrl}${schema.databaseUrl.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema.schema}`;
+    }
+    ({ service, baseUrl } = await startService(env));
+  });
+
+  after(async () => {
+    await stopService(service);
+    await dropSchema?.();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  function cli(...args: string[]) {
+    const result = spawnSync(process.execPath, [BIN, ...args], { env, encoding: 'utf8', timeout: 120_000 });
+    return { code: result.status, stdout: result.stdout.trim(), stderr: result.stderr.trim() };
+  }
+
+  test('--help lists the commands and exits 0', () => {
+    const help = cli('--help');
+    assert.equal(help.code, 0);
+    for (const command of ['serve', 'partner create', 'partner approve', 'user create', 'faucet']) assert.ok(help.stdout.includes(command));
+  });
+
+  test('health answers 200 with the store and the chain', async () => {
+    const response = await fetch(`${baseUrl}/health`);
+    assert.equal(response.status, 200);
+    assert.deepEqual(await response.json(), { status: 'ok', checks: { store: 'ok', 'chain:main': 'ok' } });
+  });
+
+  test('partner create, approve, user create and faucet; everything survives a restart', async () => {
+    const created = cli('partner', 'create', '--email', 'Shop@Example.com', '--password', 'secret pass', '--pin', '123456', '--name', 'Shop Ltd', '--phone', '+1 415 555 0100', '--service-name', 'Shop Cards', '--json');
+    assert.equal(created.code, 0, created.stderr);
+    const partner = JSON.parse(created.stdout);
+    assert.equal(partner.status, 20);
+    assert.match(partner.main_address, /^0x[0-9a-f]{40}$/);
+
+    const duplicate = cli('partner', 'create', '--email', 'shop@example.com', '--password', 'x', '--pin', '1', '--name', 'n', '--phone', '+14155550100', '--service-name', 's');
+    assert.equal(duplicate.code, 1);
+    assert.equal(duplicate.stderr, 'wallet-service: error 413: already existing email');
+
+    const approved = cli('partner', 'approve', '--email', 'shop@example.com', '--mint-limit', '500', '--json');
+    assert.equal(approved.code, 0, approved.stderr);
+    const approval = JSON.parse(approved.stdout);
+    assert.equal(approval.status, 1);
+    assert.equal(approval.nft_id, 1);
+    assert.equal(approval.mint_limit, 500);
+
+    const member = cli('user', 'create', '--name', 'Kim Member', '--phone', '+1 415 555 0199', '--email', 'kim@example.com', '--password', 'pw', '--pin', '000111', '--birth', '1990-02-03', '--json');
+    assert.equal(member.code, 0, member.stderr);
+    const user = JSON.parse(member.stdout);
+    const underage = cli('user', 'create', '--name', 'Young', '--phone', '+1 415 555 0198', '--email', 'y@example.com', '--password', 'pw', '--pin', '1', '--birth', '2015-02-03');
+    assert.equal(underage.stderr, 'wallet-service: error 411: teenagers under the age of 19 are not allowed to sign up');
+    const badBirth = cli('user', 'create', '--name', 'Y', '--phone', '+1 415 555 0197', '--email', 'z@example.com', '--password', 'pw', '--pin', '1', '--birth', '1990-02-30');
+    assert.equal(badBirth.stderr, 'wallet-service: error 410: invalid birth for account creation');
+
+    const paid = cli('faucet', '--to', user.main_address, '--amount', '2.5', '--json');
+    assert.equal(paid.code, 0, paid.stderr);
+    assert.equal(JSON.parse(paid.stdout).status, 'success');
+    const badFaucet = cli('faucet', '--to', 'not-an-address', '--amount', '1');
+    assert.equal(badFaucet.code, 1);
+    assert.match(badFaucet.stderr, /error 6403/);
+    assert.match(cli('partner', 'approve').stderr, /missing --email/);
+
+    const chainBefore = await chainOf(dataDir);
+    assert.notEqual(await chainBefore.getCode({ address: approval.contract_address }), undefined);
+    assert.equal(await chainBefore.readContract({ address: approval.contract_address, abi: OWNER_ABI, functionName: 'owner' }), checksum(partner.main_address));
+
+    await stopService(service);
+    ({ service, baseUrl } = await startService(env));
+
+    const chainAfter = await chainOf(dataDir);
+    const code = await chainAfter.getCode({ address: approval.contract_address });
+    assert.ok(code && code.length > 2, 'the card contract is gone after a restart');
+    assert.equal(await chainAfter.getBalance({ address: user.main_address }), 2_500_000_000_000_000_000n);
+    const again = cli('partner', 'approve', '--email', 'shop@example.com', '--json');
+    assert.equal(JSON.parse(again.stdout).contract_address, approval.contract_address, 'approval is idempotent');
+    assert.equal((await fetch(`${baseUrl}/health`)).status, 200);
+  });
+
+  test('the store holds no plaintext private key or mnemonic', async () => {
+    const masterKey = await loadMasterKey({ dataDir, masterKeyHex: null });
+    const store = await openStore({
+      databaseUrl: env.DATABASE_URL,
+      sqlitePath: join(dataDir, 'wallet.sqlite'),
+    });
+    try {
+      const keys = await store.db.selectFrom('signing_keys').selectAll().execute();
+      assert.ok(keys.length >= 3);
+      const secrets: string[] = [];
+      const pins: Record<string, string> = { partner: sha('123456'), user: sha('000111') };
+      for (const key of keys) {
+        const secret = await openSecret({
+          masterKey,
+          sealed: { kdfSalt: key.kdf_salt, wrappedDataKey: key.wrapped_data_key, encryptedSecret: key.encrypted_secret },
+          ownerId: key.owner_id,
+          address: key.address,
+          ...(key.protection === 'pin' ? { pin: pins[key.owner_type]! } : {}),
+        });
+        const hex = Buffer.from(secret).toString('hex');
+        secrets.push(hex, Buffer.from(secret).toString('base64'));
+      }
+      const tables = ['signing_keys', 'partners', 'users', 'nft_contracts', 'account_nonces', 'outbox_transactions', 'service_settings'] as const;
+      for (const table of tables) {
+        const rows = await store.db.selectFrom(table).selectAll().execute();
+        const text = JSON.stringify(rows).toLowerCase();
+        for (const secret of secrets) assert.ok(!text.includes(secret.toLowerCase()), `${table} holds a plaintext key`);
+        assert.ok(!text.includes(sha('secret pass')), `${table} holds a password as sent`);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+const OWNER_ABI = [{ type: 'function', name: 'owner', stateMutability: 'view', inputs: [], outputs: [{ type: 'address' }] }] as const;
+
+function sha(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+function checksum(address: string): Address {
+  return getAddress(address);
+}
+
+async function chainOf(dataDir: string) {
+  const { readFileSync } = await import('node:fs');
+  const record = JSON.parse(readFileSync(join(dataDir, 'chains', 'main', 'node.json'), 'utf8')) as { rpcUrl: string };
+  return createPublicClient({ transport: http(record.rpcUrl) });
+}
+
+async function startService(env: NodeJS.ProcessEnv): Promise<{ service: ChildProcess; baseUrl: string }> {
+  const child = spawn(process.execPath, [BIN, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`service did not start:\n${output}`)), 60_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`service exited (${code}):\n${output}`));
+    });
+  });
+  return { service: child, baseUrl };
+}
+
+async function stopService(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGINT');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  await exited;
+  clearTimeout(timer);
+}
+

@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { describe, test } from 'node:test';
+import { openSecret, rewrapDataKey, sealSecret, WrongKeyError } from './envelope.ts';
+import { sha256Hex } from './passwords.ts';
+
+const masterKey = randomBytes(32);
+const secret = randomBytes(32);
+const ownerId = 'partner-1';
+const address = '0x' + 'ab'.repeat(20);
+const pin = sha256Hex('123456');
+const otherPin = sha256Hex('654321');
+
+function isWrongKey(error: unknown): boolean {
+  return error instanceof WrongKeyError;
+}
+
+describe('envelope', () => {
+  test('a server-protected secret opens with the master key alone', async () => {
+    const sealed = await sealSecret({ masterKey, secret, ownerId, address });
+    const opened = await openSecret({ masterKey, sealed, ownerId, address });
+    assert.deepEqual(Buffer.from(opened), secret);
+  });
+
+  test('a pin-protected secret opens with its PIN, in either hex case, and not with another PIN', async () => {
+    const sealed = await sealSecret({ masterKey, secret, ownerId, address, pin });
+    assert.deepEqual(Buffer.from(await openSecret({ masterKey, sealed, ownerId, address, pin })), secret);
+    assert.deepEqual(Buffer.from(await openSecret({ masterKey, sealed, ownerId, address, pin: pin.toUpperCase() })), secret);
+    await assert.rejects(openSecret({ masterKey, sealed, ownerId, address, pin: otherPin }), isWrongKey);
+  });
+
+  test('the PIN and the master key are both needed', async () => {
+    const sealed = await sealSecret({ masterKey, secret, ownerId, address, pin });
+    await assert.rejects(openSecret({ masterKey: randomBytes(32), sealed, ownerId, address, pin }), isWrongKey);
+    await assert.rejects(openSecret({ masterKey, sealed, ownerId, address }), isWrongKey);
+  });
+
+  test('server and pin protection do not open each other', async () => {
+    const serverSealed = await sealSecret({ masterKey, secret, ownerId, address });
+    await assert.rejects(openSecret({ masterKey, sealed: serverSealed, ownerId, address, pin }), isWrongKey);
+    await assert.rejects(openSecret({ masterKey: randomBytes(32), sealed: serverSealed, ownerId, address }), isWrongKey);
+  });
+
+  test('the ciphertext is bound to its owner id and address', async () => {
+    const sealed = await sealSecret({ masterKey, secret, ownerId, address, pin });
+    await assert.rejects(openSecret({ masterKey, sealed, ownerId: 'partner-2', address, pin }), isWrongKey);
+    await assert.rejects(openSecret({ masterKey, sealed, ownerId, address: '0x' + 'cd'.repeat(20), pin }), isWrongKey);
+  });
+
+  test('only lower-case 0x addresses are accepted, so "owner|address" splits one way only', async () => {
+    await assert.rejects(sealSecret({ masterKey, secret, ownerId: 'a', address: 'b|c' }), /address/);
+    await assert.rejects(sealSecret({ masterKey, secret, ownerId, address: address.toUpperCase() }), /address/);
+  });
+
+  test('a flipped bit in either ciphertext is detected', async () => {
+    const sealed = await sealSecret({ masterKey, secret, ownerId, address });
+    for (const field of ['encryptedSecret', 'wrappedDataKey'] as const) {
+      const bytes = Buffer.from(sealed[field], 'base64');
+      bytes[20] = (bytes[20] ?? 0) ^ 1;
+      const tampered = { ...sealed, [field]: bytes.toString('base64') };
+      await assert.rejects(openSecret({ masterKey, sealed: tampered, ownerId, address }), isWrongKey);
+    }
+  });
+
+  test('every seal uses a fresh salt, data key and iv', async () => {
+    const first = await sealSecret({ masterKey, secret, ownerId, address });
+    const second = await sealSecret({ masterKey, secret, ownerId, address });
+    assert.notEqual(first.kdfSalt, second.kdfSalt);
+    assert.notEqual(first.wrappedDataKey, second.wrappedDataKey);
+    assert.notEqual(first.encryptedSecret, second.encryptedSecret);
+    // iv (12) + 32-byte secret + tag (16)
+    assert.equal(Buffer.from(first.encryptedSecret, 'base64').length, 12 + 32 + 16);
+  });
+
+  test('rewrap: the old PIN stops working, the new one works, the secret ciphertext is untouched', async () => {
+    const sealed = await sealSecret({ masterKey, secret, ownerId, address, pin });
+    const rewrapped = await rewrapDataKey({ masterKey, sealed, oldPin: pin, newPin: otherPin });
+    assert.notEqual(rewrapped.kdfSalt, sealed.kdfSalt);
+    assert.deepEqual(Object.keys(rewrapped).sort(), ['kdfSalt', 'wrappedDataKey']);
+    const next = { ...rewrapped, encryptedSecret: sealed.encryptedSecret };
+    await assert.rejects(openSecret({ masterKey, sealed: next, ownerId, address, pin }), isWrongKey);
+    assert.deepEqual(Buffer.from(await openSecret({ masterKey, sealed: next, ownerId, address, pin: otherPin })), secret);
+  });
+
+  test('rewrap refuses a wrong old PIN', async () => {
+    const sealed = await sealSecret({ masterKey, secret, ownerId, address, pin });
+    await assert.rejects(rewrapDataKey({ masterKey, sealed, oldPin: otherPin, newPin: sha256Hex('111111') }), isWrongKey);
+  });
+});

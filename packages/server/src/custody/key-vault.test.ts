@@ -1,0 +1,256 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { entropyToMnemonic } from '@scure/bip39';
+import { wordlist } from '@scure/bip39/wordlists/english.js';
+import { verifyMessage } from 'viem';
+import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
+import { AppError } from '../errors/app-error.ts';
+import { availableTestStoreKinds, openTestStore, type TestStore } from '../testing/test-store.ts';
+import { openSecret } from './envelope.ts';
+import { deriveEvmPrivateKey, KeyVault, MAX_PIN_FAILURES } from './key-vault.ts';
+import { sha256Hex } from './passwords.ts';
+
+const TEST_MNEMONIC = 'test test test test test test test test test test test junk';
+/** The first account of TEST_MNEMONIC, as every Ethereum dev tool lists it. */
+const TEST_MNEMONIC_ADDRESS = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
+
+const rightPin = sha256Hex('123456');
+const wrongPin = sha256Hex('000000');
+
+function appError(code: number) {
+  return (error: unknown) => {
+    assert.ok(error instanceof AppError, `expected AppError ${code}, got ${String(error)}`);
+    assert.equal(error.code, code);
+    return true;
+  };
+}
+
+test('deriveEvmPrivateKey follows m/44\'/60\'/0\'/0/0', () => {
+  const privateKey = deriveEvmPrivateKey(TEST_MNEMONIC);
+  const address = privateKeyToAccount(`0x${Buffer.from(privateKey).toString('hex')}`).address.toLowerCase();
+  assert.equal(address, TEST_MNEMONIC_ADDRESS);
+  assert.equal(address, mnemonicToAccount(TEST_MNEMONIC).address.toLowerCase());
+  assert.equal(KeyVault.deriveEvmPrivateKey, deriveEvmPrivateKey);
+});
+
+for (const kind of availableTestStoreKinds()) {
+  describe(`KeyVault on ${kind}`, () => {
+    let testStore: TestStore;
+    let vault: KeyVault;
+    const masterKey = randomBytes(32);
+
+    before(async () => {
+      testStore = await openTestStore(kind);
+      vault = new KeyVault(testStore.store.db, masterKey);
+    });
+    after(() => testStore.cleanup());
+
+    const db = () => testStore.store.db;
+    const newPinKey = (ownerId: string, pin = rightPin) =>
+      vault.createKey({ ownerType: 'partner', ownerId, protection: 'pin', secretKind: 'private_key', pin });
+
+    test('a server key signs messages that verify against its stored address', async () => {
+      const { keyId, address } = await vault.createKey({
+        ownerType: 'operator',
+        ownerId: 'operator',
+        protection: 'server',
+        secretKind: 'private_key',
+      });
+      assert.match(address, /^0x[0-9a-f]{40}$/);
+      const unlocked = await vault.unlock(keyId);
+      assert.equal(unlocked.address, address);
+      assert.equal(unlocked.mnemonic, undefined);
+      const signature = await unlocked.account.signMessage({ message: 'hello' });
+      assert.equal(await verifyMessage({ address, message: 'hello', signature }), true);
+      assert.deepEqual(await vault.findByOwner('operator', 'operator'), { keyId, address });
+      assert.equal(await vault.findByOwner('operator', 'nobody'), undefined);
+      await assert.rejects(vault.unlock(keyId, rightPin), /takes no PIN/);
+      assert.equal(await vault.pinFailures(keyId), 0);
+    });
+
+    test('a pin key signs after unlocking with its PIN', async () => {
+      const { keyId, address } = await newPinKey('partner-sign');
+      const unlocked = await vault.unlock(keyId, rightPin);
+      const signature = await unlocked.account.signMessage({ message: 'card 7' });
+      assert.equal(await verifyMessage({ address, message: 'card 7', signature }), true);
+      await assert.rejects(vault.unlock(keyId), appError(4006));
+      assert.equal(await vault.pinFailures(keyId), 0, 'a missing PIN is not a guess');
+    });
+
+    test('a user key is a mnemonic whose first EVM account is the stored address', async () => {
+      const { keyId, address } = await vault.createKey({
+        ownerType: 'user',
+        ownerId: 'user-1',
+        protection: 'pin',
+        secretKind: 'mnemonic_entropy',
+        pin: rightPin,
+      });
+      const unlocked = await vault.unlock(keyId, rightPin);
+      assert.ok(unlocked.mnemonic);
+      assert.equal(unlocked.mnemonic.split(' ').length, 12);
+      assert.equal(mnemonicToAccount(unlocked.mnemonic).address.toLowerCase(), address);
+      const signature = await unlocked.account.signMessage({ message: 'hi' });
+      assert.equal(await verifyMessage({ address, message: 'hi', signature }), true);
+      const row = await db().selectFrom('signing_keys').selectAll().where('id', '=', keyId).executeTakeFirstOrThrow();
+      assert.equal(row.secret_kind, 'mnemonic_entropy');
+      assert.equal(row.owner_type, 'user');
+    });
+
+    test('createKey joins the caller\'s transaction', async () => {
+      const committed = await db()
+        .transaction()
+        .execute((trx) => vault.createKey({ ownerType: 'fee_payer', ownerId: 'fee-payer', protection: 'server', secretKind: 'private_key' }, trx));
+      assert.deepEqual(await vault.findByOwner('fee_payer', 'fee-payer'), committed);
+      await assert.rejects(
+        db()
+          .transaction()
+          .execute(async (trx) => {
+            await vault.createKey({ ownerType: 'fee_payer', ownerId: 'rolled-back', protection: 'server', secretKind: 'private_key' }, trx);
+            throw new Error('roll back');
+          }),
+        /roll back/,
+      );
+      assert.equal(await vault.findByOwner('fee_payer', 'rolled-back'), undefined);
+    });
+
+    test('five wrong PINs in a row lock the key until the operator resets it', async () => {
+      const { keyId } = await newPinKey('partner-lockout');
+      for (let attempt = 1; attempt < MAX_PIN_FAILURES; attempt += 1) {
+        await assert.rejects(vault.unlock(keyId, wrongPin), appError(4006));
+        assert.equal(await vault.pinFailures(keyId), attempt);
+      }
+      await assert.rejects(vault.unlock(keyId, wrongPin), appError(403));
+      assert.equal(await vault.pinFailures(keyId), MAX_PIN_FAILURES);
+      await assert.rejects(vault.unlock(keyId, rightPin), appError(403));
+      await assert.rejects(vault.unlock(keyId), appError(403));
+      assert.equal(await vault.pinFailures(keyId), MAX_PIN_FAILURES);
+
+      await vault.resetPinFailures(keyId);
+      assert.equal(await vault.pinFailures(keyId), 0);
+      await vault.unlock(keyId, rightPin);
+    });
+
+    test('the right PIN after three wrong ones resets the count', async () => {
+      const { keyId } = await newPinKey('partner-reset');
+      for (let attempt = 0; attempt < 3; attempt += 1) await assert.rejects(vault.unlock(keyId, wrongPin), appError(4006));
+      assert.equal(await vault.pinFailures(keyId), 3);
+      await vault.unlock(keyId, rightPin);
+      assert.equal(await vault.pinFailures(keyId), 0);
+    });
+
+    test('20 wrong PINs at once: exactly five are tried', async () => {
+      const { keyId } = await newPinKey('partner-parallel');
+      const results = await Promise.allSettled(Array.from({ length: 20 }, () => vault.unlock(keyId, wrongPin)));
+      const codes = results.map((result) => {
+        assert.equal(result.status, 'rejected');
+        assert.ok(result.reason instanceof AppError, String(result.reason));
+        return result.reason.code;
+      });
+      assert.ok(codes.every((code) => code === 4006 || code === 403), codes.join(','));
+      assert.ok(codes.filter((code) => code === 403).length >= 15, codes.join(','));
+      assert.ok(codes.filter((code) => code === 4006).length <= 4, codes.join(','));
+      assert.equal(await vault.pinFailures(keyId), MAX_PIN_FAILURES);
+    });
+
+    test('changePin: the old PIN stops working, the new one works, the count is reset', async () => {
+      const { keyId } = await newPinKey('partner-change');
+      const newPin = sha256Hex('246810');
+      const before = await db().selectFrom('signing_keys').selectAll().where('id', '=', keyId).executeTakeFirstOrThrow();
+
+      await assert.rejects(vault.unlock(keyId, wrongPin), appError(4006));
+      await assert.rejects(vault.changePin(keyId, wrongPin, newPin), appError(4006));
+      assert.equal(await vault.pinFailures(keyId), 2);
+      await assert.rejects(vault.changePin(keyId, rightPin, rightPin.toUpperCase()), appError(4007));
+
+      await vault.changePin(keyId, rightPin, newPin);
+      assert.equal(await vault.pinFailures(keyId), 0);
+      const afterChange = await db().selectFrom('signing_keys').selectAll().where('id', '=', keyId).executeTakeFirstOrThrow();
+      assert.equal(afterChange.encrypted_secret, before.encrypted_secret);
+      assert.notEqual(afterChange.kdf_salt, before.kdf_salt);
+      assert.notEqual(afterChange.wrapped_data_key, before.wrapped_data_key);
+
+      await assert.rejects(vault.unlock(keyId, rightPin), appError(4006));
+      const unlocked = await vault.unlock(keyId, newPin);
+      assert.equal(unlocked.address, before.address);
+      assert.equal(await vault.pinFailures(keyId), 0);
+    });
+
+    test('changePin on a locked key: refused whatever the old PIN until the operator resets it', async () => {
+      const { keyId } = await newPinKey('partner-locked-change');
+      const newPin = sha256Hex('135790');
+      for (let attempt = 0; attempt < MAX_PIN_FAILURES; attempt += 1) await assert.rejects(vault.unlock(keyId, wrongPin));
+      // No guess is tried past the lock, through unlock or changePin alike.
+      await assert.rejects(vault.changePin(keyId, wrongPin, newPin), appError(403));
+      await assert.rejects(vault.changePin(keyId, rightPin, newPin), appError(403));
+      assert.equal(await vault.pinFailures(keyId), MAX_PIN_FAILURES);
+      await assert.rejects(vault.unlock(keyId, rightPin), appError(403));
+
+      await vault.resetPinFailures(keyId);
+      await assert.rejects(vault.changePin(keyId, wrongPin, newPin), appError(4006));
+      await vault.changePin(keyId, rightPin, newPin);
+      assert.equal(await vault.pinFailures(keyId), 0);
+      await vault.unlock(keyId, newPin);
+    });
+
+    test('two PIN changes at once: one wins, the other is refused, no update is lost', async () => {
+      const { keyId } = await newPinKey('partner-race');
+      const pins = [sha256Hex('111111'), sha256Hex('222222')];
+      const results = await Promise.allSettled(pins.map((pin) => vault.changePin(keyId, rightPin, pin)));
+      const won = results.findIndex((result) => result.status === 'fulfilled');
+      const lost = 1 - won;
+      assert.ok(won >= 0, 'one change succeeds');
+      const loser = results[lost];
+      assert.equal(loser?.status, 'rejected');
+      appError(4006)((loser as PromiseRejectedResult).reason);
+      await vault.unlock(keyId, pins[won]!);
+      await assert.rejects(vault.unlock(keyId, pins[lost]!), appError(4006));
+      await assert.rejects(vault.unlock(keyId, rightPin), appError(4006));
+    });
+
+    test('no plaintext secret reaches the store', async () => {
+      const created = [
+        await vault.createKey({ ownerType: 'operator', ownerId: 'op-scan', protection: 'server', secretKind: 'private_key' }),
+        await vault.createKey({ ownerType: 'fee_payer', ownerId: 'fp-scan', protection: 'server', secretKind: 'private_key' }),
+        { ...(await newPinKey('partner-scan')), pin: rightPin },
+        {
+          ...(await vault.createKey({ ownerType: 'user', ownerId: 'user-scan-1', protection: 'pin', secretKind: 'mnemonic_entropy', pin: rightPin })),
+          pin: rightPin,
+        },
+        await vault.createKey({ ownerType: 'user', ownerId: 'user-scan-2', protection: 'server', secretKind: 'mnemonic_entropy' }),
+      ];
+      const rows = await db().selectFrom('signing_keys').selectAll().execute();
+      const needles: string[] = [];
+      for (const key of created) {
+        const row = rows.find((candidate) => candidate.id === key.keyId);
+        assert.ok(row);
+        const secret = await openSecret({
+          masterKey,
+          sealed: { kdfSalt: row.kdf_salt, wrappedDataKey: row.wrapped_data_key, encryptedSecret: row.encrypted_secret },
+          ownerId: row.owner_id,
+          address: row.address,
+          pin: 'pin' in key ? key.pin : undefined,
+        });
+        const secretHex = Buffer.from(secret).toString('hex');
+        needles.push(secretHex, `0x${secretHex}`, Buffer.from(secret).toString('base64'));
+        if (row.secret_kind === 'mnemonic_entropy') {
+          const mnemonic = entropyToMnemonic(secret, wordlist);
+          const privateKeyHex = Buffer.from(deriveEvmPrivateKey(mnemonic)).toString('hex');
+          needles.push(mnemonic, privateKeyHex, `0x${privateKeyHex}`);
+          assert.equal(mnemonicToAccount(mnemonic).address.toLowerCase(), row.address);
+        } else {
+          assert.equal(privateKeyToAccount(`0x${secretHex}`).address.toLowerCase(), row.address);
+        }
+      }
+      assert.ok(needles.length >= 5 * 3);
+      for (const row of rows) {
+        for (const [column, value] of Object.entries(row)) {
+          const text = String(value);
+          for (const needle of needles) {
+            assert.ok(!text.toLowerCase().includes(needle.toLowerCase()), `plaintext found in ${column} of ${row.id}`);
+          }
+        }
+      }
+    });
+  });
+}

@@ -1,0 +1,313 @@
+import { randomUUID } from 'node:crypto';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { HDKey } from '@scure/bip32';
+import { entropyToMnemonic, generateMnemonic, mnemonicToEntropy, mnemonicToSeedSync } from '@scure/bip39';
+import { wordlist } from '@scure/bip39/wordlists/english.js';
+import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { AppError } from '../errors/app-error.ts';
+import { epochSeconds, type Db, type DbTransaction } from '../store/database.ts';
+import type { KeyOwnerType, KeyProtection, KeySecretKind, SigningKeyRow } from '../store/schema.ts';
+import { openSecret, rewrapDataKey, sealSecret, WrongKeyError, type SealedSecret } from './envelope.ts';
+
+/** Wrong PINs in a row after which a key is locked until the operator resets it. */
+export const MAX_PIN_FAILURES = 5;
+
+/** BIP-44 path of the first EVM account of a mnemonic (what wallets show as "Account 1"). */
+export const EVM_DERIVATION_PATH = "m/44'/60'/0'/0/0";
+
+/** A decrypted signing key, ready to sign. Hold it only as long as the operation needs it. */
+export interface UnlockedKey {
+  keyId: string;
+  address: `0x${string}`;
+  account: PrivateKeyAccount;
+  /** The BIP-39 phrase, for keys whose secret is mnemonic entropy. */
+  mnemonic?: string;
+}
+
+/** What createKey needs; `pin` is required exactly when protection is 'pin'. */
+export interface CreateKeyInput {
+  ownerType: KeyOwnerType;
+  ownerId: string;
+  protection: KeyProtection;
+  secretKind: KeySecretKind;
+  /** The PIN as sent by the client: SHA-256 hex. */
+  pin?: string | undefined;
+}
+
+/** No signing key has the id that was asked for. */
+export class SigningKeyNotFoundError extends Error {
+  override readonly name = 'SigningKeyNotFoundError';
+  constructor(readonly keyId: string) {
+    super(`signing key ${keyId} not found`);
+  }
+}
+
+/**
+ * The EVM private key at m/44'/60'/0'/0/0 of a BIP-39 mnemonic (no passphrase). The caller zeroes it.
+ */
+export function deriveEvmPrivateKey(mnemonic: string): Uint8Array {
+  const seed = mnemonicToSeedSync(mnemonic);
+  const root = HDKey.fromMasterSeed(seed);
+  const child = root.derive(EVM_DERIVATION_PATH);
+  try {
+    if (!child.privateKey) throw new Error('the derived key has no private part');
+    return Uint8Array.from(child.privateKey);
+  } finally {
+    child.wipePrivateData();
+    root.wipePrivateData();
+    seed.fill(0);
+  }
+}
+
+type SealedRow = Pick<
+  SigningKeyRow,
+  'owner_id' | 'address' | 'secret_kind' | 'protection' | 'kdf_salt' | 'wrapped_data_key' | 'encrypted_secret' | 'pin_failures'
+>;
+
+const SEALED_COLUMNS = [
+  'owner_id',
+  'address',
+  'secret_kind',
+  'protection',
+  'kdf_salt',
+  'wrapped_data_key',
+  'encrypted_secret',
+  'pin_failures',
+] as const;
+
+/**
+ * Creates, stores and unlocks signing keys. Secrets are sealed by the envelope module before they
+ * reach the store; `pin` keys count wrong PINs in the row and lock after MAX_PIN_FAILURES in a row.
+ */
+export class KeyVault {
+  readonly #db: Db;
+  readonly #masterKey: Uint8Array;
+
+  /** Helper shared with code that derives addresses from mnemonics. */
+  static readonly deriveEvmPrivateKey = deriveEvmPrivateKey;
+
+  constructor(db: Db, masterKey: Uint8Array) {
+    if (masterKey.length !== 32) throw new Error('the master key must be 32 bytes');
+    this.#db = db;
+    this.#masterKey = masterKey;
+  }
+
+  /**
+   * Generates a secret of the given kind, seals it and inserts the row (in `trx` when given, so the
+   * key commits together with its owner). Returns the new key id and its lower-case address.
+   */
+  async createKey(input: CreateKeyInput, trx?: Db | DbTransaction): Promise<{ keyId: string; address: `0x${string}` }> {
+    if (input.protection === 'pin' && !input.pin) throw new Error('a pin-protected key needs a PIN');
+    if (input.protection === 'server' && input.pin !== undefined) throw new Error('a server-protected key takes no PIN');
+
+    const secret =
+      input.secretKind === 'private_key'
+        ? secp256k1.utils.randomSecretKey()
+        : mnemonicToEntropy(generateMnemonic(wordlist, 128), wordlist);
+    const keyId = randomUUID();
+    try {
+      const address = addressOf(input.secretKind, secret);
+      const sealed = await sealSecret({
+        masterKey: this.#masterKey,
+        secret,
+        ownerId: input.ownerId,
+        address,
+        pin: input.protection === 'pin' ? input.pin : undefined,
+      });
+      const now = epochSeconds();
+      await (trx ?? this.#db)
+        .insertInto('signing_keys')
+        .values({
+          id: keyId,
+          owner_type: input.ownerType,
+          owner_id: input.ownerId,
+          address,
+          secret_kind: input.secretKind,
+          protection: input.protection,
+          kdf_salt: sealed.kdfSalt,
+          wrapped_data_key: sealed.wrappedDataKey,
+          encrypted_secret: sealed.encryptedSecret,
+          pin_failures: 0,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      return { keyId, address };
+    } finally {
+      secret.fill(0);
+    }
+  }
+
+  /**
+   * Decrypts a key. `server` keys take no PIN. For `pin` keys the attempt is counted before the PIN is
+   * tried: a locked key gives AppError 403 without trying, a wrong PIN gives 4006 (403 when it is the
+   * MAX_PIN_FAILURES-th in a row, which locks the key), the right PIN resets the count.
+   */
+  async unlock(keyId: string, pin?: string): Promise<UnlockedKey> {
+    const row = await this.#sealedRow(keyId);
+    if (row.protection === 'server') {
+      if (pin !== undefined) throw new Error(`signing key ${keyId} is server-protected and takes no PIN`);
+      const secret = await openSecret({ masterKey: this.#masterKey, sealed: sealedOf(row), ownerId: row.owner_id, address: row.address });
+      return toUnlockedKey(keyId, row, secret);
+    }
+
+    requirePin(pin, row.pin_failures);
+    const attempt = await this.#countAttempt(keyId);
+    let secret: Uint8Array;
+    try {
+      secret = await openSecret({
+        masterKey: this.#masterKey,
+        sealed: sealedOf(attempt),
+        ownerId: attempt.owner_id,
+        address: attempt.address,
+        pin,
+      });
+    } catch (error) {
+      throw pinError(error, attempt.pin_failures);
+    }
+    try {
+      await this.#db.updateTable('signing_keys').set({ pin_failures: 0 }).where('id', '=', keyId).execute();
+      return toUnlockedKey(keyId, attempt, secret);
+    } finally {
+      secret.fill(0);
+    }
+  }
+
+  /**
+   * Replaces the PIN of a `pin` key. The old PIN is checked under the same counting rules as unlock,
+   * so a locked key stays locked (403) until the operator resets it. Only the wrapped data key and its
+   * salt change; the count is reset in the same guarded UPDATE, which fails (4006) when another change
+   * replaced the wrapping in the meantime.
+   */
+  async changePin(keyId: string, oldPin: string, newPin: string): Promise<void> {
+    const row = await this.#sealedRow(keyId);
+    if (row.protection !== 'pin') throw new Error(`signing key ${keyId} is server-protected and has no PIN`);
+    if (!newPin) throw new AppError(400, { detail: 'the new PIN is missing' });
+    requirePin(oldPin, row.pin_failures);
+    if (newPin.toLowerCase() === oldPin.toLowerCase()) throw new AppError(4007);
+
+    const attempt = await this.#countAttempt(keyId);
+    let rewrapped: { kdfSalt: string; wrappedDataKey: string };
+    try {
+      rewrapped = await rewrapDataKey({ masterKey: this.#masterKey, sealed: sealedOf(attempt), oldPin, newPin });
+    } catch (error) {
+      throw pinError(error, attempt.pin_failures);
+    }
+    const result = await this.#db
+      .updateTable('signing_keys')
+      .set({
+        kdf_salt: rewrapped.kdfSalt,
+        wrapped_data_key: rewrapped.wrappedDataKey,
+        pin_failures: 0,
+        updated_at: epochSeconds(),
+      })
+      .where('id', '=', keyId)
+      .where('kdf_salt', '=', attempt.kdf_salt)
+      .where('wrapped_data_key', '=', attempt.wrapped_data_key)
+      .executeTakeFirst();
+    if (result.numUpdatedRows !== 1n) throw new AppError(4006, { detail: 'the PIN was changed at the same time' });
+  }
+
+  /** Clears the wrong-PIN count, which also lifts a lock (an operator action). */
+  async resetPinFailures(keyId: string): Promise<void> {
+    const result = await this.#db
+      .updateTable('signing_keys')
+      .set({ pin_failures: 0, updated_at: epochSeconds() })
+      .where('id', '=', keyId)
+      .executeTakeFirst();
+    if (result.numUpdatedRows !== 1n) throw new SigningKeyNotFoundError(keyId);
+  }
+
+  /** Wrong PINs in a row so far; MAX_PIN_FAILURES means locked. */
+  async pinFailures(keyId: string): Promise<number> {
+    const row = await this.#db.selectFrom('signing_keys').select('pin_failures').where('id', '=', keyId).executeTakeFirst();
+    if (!row) throw new SigningKeyNotFoundError(keyId);
+    return Number(row.pin_failures);
+  }
+
+  /** The (first) key of an owner, or undefined when it has none. */
+  async findByOwner(ownerType: KeyOwnerType, ownerId: string): Promise<{ keyId: string; address: `0x${string}` } | undefined> {
+    const row = await this.#db
+      .selectFrom('signing_keys')
+      .select(['id', 'address'])
+      .where('owner_type', '=', ownerType)
+      .where('owner_id', '=', ownerId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .executeTakeFirst();
+    return row ? { keyId: row.id, address: row.address as `0x${string}` } : undefined;
+  }
+
+  async #sealedRow(keyId: string): Promise<SealedRow> {
+    const row = await this.#db.selectFrom('signing_keys').select(SEALED_COLUMNS).where('id', '=', keyId).executeTakeFirst();
+    if (!row) throw new SigningKeyNotFoundError(keyId);
+    return row;
+  }
+
+  /**
+   * Counts one PIN attempt, atomically and before it is tried, and returns the sealed material as of
+   * that moment. The `< MAX_PIN_FAILURES` guard makes the database serialise concurrent guesses: at
+   * most MAX_PIN_FAILURES of them can ever be counted, the rest find no row and get 403.
+   */
+  async #countAttempt(keyId: string): Promise<SealedRow> {
+    const row = await this.#db
+      .updateTable('signing_keys')
+      .set((eb) => ({ pin_failures: eb('pin_failures', '+', 1) }))
+      .where('id', '=', keyId)
+      .where('pin_failures', '<', MAX_PIN_FAILURES)
+      .returning(SEALED_COLUMNS)
+      .executeTakeFirst();
+    if (!row) throw new AppError(403);
+    return { ...row, pin_failures: Number(row.pin_failures) };
+  }
+}
+
+/** A missing PIN is refused without being counted: nothing was guessed. */
+function requirePin(pin: string | undefined, failures: number): asserts pin is string {
+  if (pin) return;
+  throw Number(failures) >= MAX_PIN_FAILURES ? new AppError(403) : new AppError(4006, { detail: 'the PIN is missing' });
+}
+
+/** Maps a failed PIN check to the answer for the count that this attempt reached. */
+function pinError(error: unknown, failures: number): unknown {
+  if (!(error instanceof WrongKeyError)) return error;
+  return failures >= MAX_PIN_FAILURES ? new AppError(403) : new AppError(4006);
+}
+
+function sealedOf(row: Pick<SealedRow, 'kdf_salt' | 'wrapped_data_key' | 'encrypted_secret'>): SealedSecret {
+  return { kdfSalt: row.kdf_salt, wrappedDataKey: row.wrapped_data_key, encryptedSecret: row.encrypted_secret };
+}
+
+/** The lower-case address of a secret of the given kind. */
+function addressOf(kind: KeySecretKind, secret: Uint8Array): `0x${string}` {
+  const privateKey = kind === 'private_key' ? Uint8Array.from(secret) : deriveEvmPrivateKey(entropyToMnemonic(secret, wordlist));
+  try {
+    return privateKeyToAccount(toHex(privateKey)).address.toLowerCase() as `0x${string}`;
+  } finally {
+    privateKey.fill(0);
+  }
+}
+
+/** Builds the signing account; checks it matches the stored address, so a mixed-up row cannot sign. */
+function toUnlockedKey(keyId: string, row: Pick<SealedRow, 'address' | 'secret_kind'>, secret: Uint8Array): UnlockedKey {
+  const mnemonic = row.secret_kind === 'mnemonic_entropy' ? entropyToMnemonic(secret, wordlist) : undefined;
+  const privateKey = mnemonic === undefined ? Uint8Array.from(secret) : deriveEvmPrivateKey(mnemonic);
+  try {
+    const account = privateKeyToAccount(toHex(privateKey));
+    const address = account.address.toLowerCase() as `0x${string}`;
+    if (address !== row.address) throw new Error(`signing key ${keyId} does not match its stored address`);
+    return mnemonic === undefined ? { keyId, address, account } : { keyId, address, account, mnemonic };
+  } finally {
+    privateKey.fill(0);
+    secret.fill(0);
+  }
+}
+
+function toHex(bytes: Uint8Array): `0x${string}` {
+  const buffer = Buffer.from(bytes);
+  try {
+    return `0x${buffer.toString('hex')}`;
+  } finally {
+    buffer.fill(0);
+  }
+}

@@ -1,0 +1,94 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { link, lstat, mkdir, open, readFile, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+
+const MASTER_KEY_BYTES = 32;
+const MASTER_KEY_HEX = /^[0-9a-fA-F]{64}$/;
+/** Name of the key file inside the data directory. */
+export const MASTER_KEY_FILE = 'master.key';
+
+/** The master key could not be loaded; the service must not start. */
+export class MasterKeyError extends Error {
+  override readonly name = 'MasterKeyError';
+}
+
+/**
+ * Returns the 32-byte master key: `masterKeyHex` (the configured 64 hex characters) when set,
+ * otherwise `<dataDir>/master.key`, which is created with mode 0600 on first start. Throws
+ * MasterKeyError when the file is readable by group or others, or does not hold 64 hex characters.
+ */
+export async function loadMasterKey(options: { dataDir: string; masterKeyHex: string | null }): Promise<Uint8Array> {
+  if (options.masterKeyHex !== null) {
+    if (!MASTER_KEY_HEX.test(options.masterKeyHex)) {
+      throw new MasterKeyError('the configured master key must be 64 hex characters (32 bytes)');
+    }
+    return Uint8Array.from(Buffer.from(options.masterKeyHex, 'hex'));
+  }
+  const path = join(options.dataDir, MASTER_KEY_FILE);
+  await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+  await createIfMissing(path);
+  return readKeyFile(path);
+}
+
+/**
+ * Publishes a new random key at `path` unless a file is already there. The key is written in full to
+ * a private temporary file and then hard-linked into place: link() fails when the name exists, so two
+ * processes starting together agree on one key and neither can read a half-written file.
+ */
+async function createIfMissing(path: string): Promise<void> {
+  if (await exists(path)) return;
+  const temporary = `${path}.${randomUUID()}.tmp`;
+  const key = randomBytes(MASTER_KEY_BYTES);
+  const contents = Buffer.from(`${key.toString('hex')}\n`, 'utf8');
+  try {
+    const handle = await open(temporary, 'wx', 0o600);
+    try {
+      await handle.writeFile(contents);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    try {
+      await link(temporary, path);
+    } catch (error) {
+      // Another process published its key first; that one is the key.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  } finally {
+    key.fill(0);
+    contents.fill(0);
+    await unlink(temporary).catch(() => undefined);
+  }
+}
+
+async function readKeyFile(path: string): Promise<Uint8Array> {
+  const stats = await lstat(path);
+  if (!stats.isFile()) throw new MasterKeyError(`${path} is not a regular file`);
+  // Permission bits mean little on Windows; elsewhere a key others can read is already compromised.
+  if (process.platform !== 'win32' && (stats.mode & 0o077) !== 0) {
+    throw new MasterKeyError(
+      `${path} is accessible by group or others (mode ${(stats.mode & 0o777).toString(8).padStart(4, '0')}); ` +
+        `restrict it with chmod 600 after making sure it has not leaked`,
+    );
+  }
+  const raw = await readFile(path);
+  try {
+    const text = raw.toString('utf8').trim();
+    if (!MASTER_KEY_HEX.test(text)) {
+      throw new MasterKeyError(`${path} is malformed: it must hold exactly 64 hex characters (32 bytes)`);
+    }
+    return Uint8Array.from(Buffer.from(text, 'hex'));
+  } finally {
+    raw.fill(0);
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+}

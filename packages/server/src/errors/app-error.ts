@@ -1,0 +1,30 @@
+import { errorCodes, type ErrorCode } from './codes.ts';
+
+/**
+ * An error with a stable code from the registry. Route handlers and commands throw it; the error
+ * handler turns it into the body of the API family that was called.
+ */
+export class AppError extends Error {
+  override readonly name = 'AppError';
+  readonly code: ErrorCode;
+  readonly httpStatus: number;
+  /** Extra detail for the caller (e.g. which argument mismatched the ABI); the registry message stays the `err`. */
+  readonly detail: string | undefined;
+
+  constructor(code: ErrorCode, options: { detail?: string; cause?: unknown } = {}) {
+    const entry = errorCodes[code];
+    super(options.detail ? `${entry.message}: ${options.detail}` : entry.message, { cause: options.cause });
+    this.code = code;
+    this.httpStatus = entry.http;
+    this.detail = options.detail;
+  }
+
+  /** The `{ code, err }` body shared by Family A and the bare Family B errors. */
+  toBody(): { code: number; err: string } {
+    return { code: this.code, err: errorCodes[this.code].message };
+  }
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}

@@ -1,0 +1,24 @@
+import { randomUUID } from 'node:crypto';
+import { isAddress, parseEther, type Address } from 'viem';
+import type { Services } from '../services.ts';
+import { AppError } from '../errors/app-error.ts';
+import type { OutboxTransaction } from '../outbox/outbox.ts';
+
+/** Sends coins from the operator account through the outbox and waits for the receipt. */
+export async function faucet(
+  services: Services,
+  input: { to: string; amount: string; chain?: string; idempotencyKey?: string },
+): Promise<OutboxTransaction> {
+  if (!isAddress(input.to, { strict: false })) throw new AppError(6403, { detail: `${input.to} is not an address` });
+  if (!/^\d+(\.\d{1,18})?$/.test(input.amount) || /^0+(\.0+)?$/.test(input.amount)) {
+    throw new AppError(6404, { detail: 'amount must be a positive decimal number of coins' });
+  }
+  const submitted = await services.outbox.submit({
+    idempotencyKey: input.idempotencyKey ?? `faucet:${randomUUID()}`,
+    chain: input.chain ?? 'main',
+    signer: await services.operator.signer(),
+    to: input.to as Address,
+    value: parseEther(input.amount),
+  });
+  return services.outbox.waitForFinal(submitted.id);
+}

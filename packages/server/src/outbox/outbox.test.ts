@@ -1,0 +1,146 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { parseEther, type Address, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
+import { openTestServices, type TestServices } from '../testing/test-services.ts';
+import { OutboxRefusal, type TransactionSigner } from './outbox.ts';
+
+const freshAddress = (): Address => privateKeyToAddress(generatePrivateKey());
+
+describe('transaction outbox (real node, real store)', () => {
+  let services: TestServices;
+  let operator: TransactionSigner;
+
+  before(async () => {
+    services = await openTestServices();
+    operator = await services.operator.signer();
+  });
+  after(() => services?.cleanup());
+
+  async function fundedSigner(coins = '10'): Promise<TransactionSigner> {
+    const key = await services.vault.createKey({ ownerType: 'fee_payer', ownerId: 'test', protection: 'server', secretKind: 'private_key' });
+    const funding = await services.outbox.submit({
+      idempotencyKey: `fund:${key.address}`,
+      chain: 'main',
+      signer: operator,
+      to: key.address,
+      value: parseEther(coins),
+    });
+    assert.equal((await services.outbox.waitForFinal(funding.id)).receiptStatus, 'success');
+    const unlocked = await services.vault.unlock(key.keyId);
+    return { address: unlocked.address, account: unlocked.account };
+  }
+
+  test('stores, sends and records the receipt of a transfer; the same key never sends twice', async () => {
+    const signer = await fundedSigner();
+    const client = services.chains.get('main').client;
+    const to = freshAddress();
+    const submission = { idempotencyKey: `transfer:${to}`, chain: 'main', signer, to, value: 12345n };
+    const first = await services.outbox.submit(submission);
+    const mined = await services.outbox.waitForFinal(first.id);
+    assert.equal(mined.status, 'mined');
+    assert.equal(mined.receiptStatus, 'success');
+    assert.equal(mined.nonce, 0);
+    const again = await services.outbox.submit(submission);
+    assert.equal(again.id, first.id);
+    assert.equal(again.txHash, first.txHash);
+    assert.equal(await client.getBalance({ address: to }), 12345n);
+    assert.equal(await client.getTransactionCount({ address: signer.address }), 1);
+    const receipt = await client.getTransactionReceipt({ hash: mined.txHash });
+    assert.equal(receipt.blockNumber, BigInt(mined.blockNumber!));
+  });
+
+  test('concurrent submissions from one account get consecutive nonces, each used once', async () => {
+    const signer = await fundedSigner();
+    const recipients = Array.from({ length: 25 }, freshAddress);
+    const submitted = await Promise.all(
+      recipients.map((to, index) =>
+        services.outbox.submit({ idempotencyKey: `burst:${to}`, chain: 'main', signer, to, value: BigInt(index + 1) }),
+      ),
+    );
+    const mined = await Promise.all(submitted.map((transaction) => services.outbox.waitForFinal(transaction.id)));
+    assert.deepEqual(
+      mined.map((transaction) => transaction.nonce).sort((a, b) => a - b),
+      recipients.map((_, index) => index),
+    );
+    const client = services.chains.get('main').client;
+    assert.equal(await client.getTransactionCount({ address: signer.address }), 25);
+    for (const [index, to] of recipients.entries()) assert.equal(await client.getBalance({ address: to }), BigInt(index + 1));
+  });
+
+  test('a transaction the node lost is broadcast again with the same bytes and hash', async () => {
+    const signer = await fundedSigner();
+    const client = services.chains.get('main').client;
+    const rpc = (method: string, params: unknown[] = []) => client.request({ method: method as never, params: params as never });
+    await rpc('evm_setAutomine', [false]);
+    try {
+      const to = freshAddress();
+      const submitted = await services.outbox.submit({ idempotencyKey: `lost:${to}`, chain: 'main', signer, to, value: 7n });
+      await rpc('anvil_dropAllTransactions');
+      assert.equal(await client.getTransaction({ hash: submitted.txHash }).catch(() => null), null);
+      // The outbox notices the missing receipt and sends the stored raw transaction again.
+      const deadline = Date.now() + 15_000;
+      while (!(await client.getTransaction({ hash: submitted.txHash }).catch(() => null))) {
+        assert.ok(Date.now() < deadline, 'the lost transaction was not broadcast again');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      await rpc('evm_mine');
+      const mined = await services.outbox.waitForFinal(submitted.id);
+      assert.equal(mined.txHash, submitted.txHash);
+      assert.equal(mined.receiptStatus, 'success');
+      assert.equal(await client.getBalance({ address: to }), 7n);
+    } finally {
+      await rpc('evm_setAutomine', [true]);
+    }
+  });
+
+  test('"nonce too low" for a nonce used outside the outbox fails that one transaction and moves on', async () => {
+    const signer = await fundedSigner();
+    const client = services.chains.get('main').client;
+    const warmUp = await services.outbox.submit({ idempotencyKey: `warm:${signer.address}`, chain: 'main', signer, to: freshAddress(), value: 1n });
+    await services.outbox.waitForFinal(warmUp.id);
+    // Someone else spends nonce 1 of this key directly on the node.
+    const fees = await client.estimateFeesPerGas();
+    const outside = await signer.account.signTransaction!({
+      chainId: services.chains.get('main').chainId,
+      nonce: 1,
+      to: freshAddress(),
+      value: 1n,
+      gas: 21_000n,
+      maxFeePerGas: fees.maxFeePerGas * 2n,
+      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+    });
+    await client.sendRawTransaction({ serializedTransaction: outside as Hex });
+    const clashing = await services.outbox.submit({ idempotencyKey: `clash:${signer.address}`, chain: 'main', signer, to: freshAddress(), value: 2n });
+    assert.equal(clashing.nonce, 1);
+    const settled = await services.outbox.waitForFinal(clashing.id);
+    assert.equal(settled.status, 'failed');
+    assert.match(settled.error ?? '', /nonce 1 used by another transaction/);
+    const next = await services.outbox.submit({ idempotencyKey: `after-clash:${signer.address}`, chain: 'main', signer, to: freshAddress(), value: 3n });
+    assert.equal(next.nonce, 2);
+    assert.equal((await services.outbox.waitForFinal(next.id)).receiptStatus, 'success');
+  });
+
+  test('a transaction that cannot be estimated is refused before anything is stored', async () => {
+    const signer = await fundedSigner('1');
+    const key = `too-much:${signer.address}`;
+    await assert.rejects(
+      services.outbox.submit({ idempotencyKey: key, chain: 'main', signer, to: freshAddress(), value: parseEther('1000') }),
+      (error: OutboxRefusal) => error instanceof OutboxRefusal && error.reason === 'insufficient_funds',
+    );
+    assert.equal(await services.outbox.findByIdempotencyKey(key), undefined);
+    const nonceRow = await services.store.db
+      .selectFrom('account_nonces')
+      .selectAll()
+      .where('address', '=', signer.address.toLowerCase())
+      .executeTakeFirst();
+    assert.equal(nonceRow, undefined);
+  });
+
+  test('an unconfigured chain answers 6417', async () => {
+    await assert.rejects(
+      services.outbox.submit({ idempotencyKey: 'x', chain: 'polygon', signer: operator, to: freshAddress() }),
+      (error: { code?: number }) => error.code === 6417,
+    );
+  });
+});

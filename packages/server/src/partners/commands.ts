@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import { encodeDeployData, parseEther, type Address } from 'viem';
+import { cardNftAbi, cardNftBytecode } from '@wallet-service/contracts';
+import type { Services } from '../services.ts';
+import { AppError } from '../errors/app-error.ts';
+import { hashPassword } from '../custody/passwords.ts';
+import { epochSeconds } from '../store/database.ts';
+import type { PartnerRow } from '../store/schema.ts';
+import { normalizePhone } from '../users/phone.ts';
+import { ensureEscrowContract } from '../operator/escrow.ts';
+import { monthKey } from '../time.ts';
+
+export const PARTNER_STATUS = { approved: 1, pending: 20, banned: 421, suspended: 422, unsubscribed: 423 } as const;
+
+export interface CreatePartnerInput {
+  email: string;
+  /** SHA-256 hex of the password, as clients send it. */
+  passwordHash: string;
+  /** SHA-256 hex of the PIN. */
+  pinHash: string;
+  name: string;
+  phone: string;
+  serviceName: string;
+}
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Registers a partner awaiting approval (status 20), with a PIN-protected signing key. */
+export async function createPartner(services: Services, input: CreatePartnerInput): Promise<PartnerRow> {
+  const email = input.email.trim().toLowerCase();
+  if (!EMAIL.test(email)) throw new AppError(400, { detail: 'email is not valid' });
+  if (!SHA256_HEX.test(input.passwordHash) || !SHA256_HEX.test(input.pinHash)) {
+    throw new AppError(400, { detail: 'password and pin must be 64-character SHA-256 hex' });
+  }
+  if (!input.name.trim() || !input.serviceName.trim()) throw new AppError(400, { detail: 'name and service name are required' });
+  const phone = normalizePhone(input.phone, services.config.phoneDefaultCountry);
+  if (!phone) throw new AppError(400, { detail: 'phone is not a valid phone number' });
+  const db = services.store.db;
+  if (await db.selectFrom('partners').select('id').where('email', '=', email).executeTakeFirst()) throw new AppError(413);
+
+  const id = randomUUID();
+  const passwordHash = await hashPassword(input.passwordHash);
+  const now = epochSeconds();
+  return db.transaction().execute(async (trx) => {
+    const key = await services.vault.createKey(
+      { ownerType: 'partner', ownerId: id, protection: 'pin', secretKind: 'private_key', pin: input.pinHash },
+      trx,
+    );
+    const row: PartnerRow = {
+      id,
+      email,
+      password_hash: passwordHash,
+      name: input.name.trim(),
+      phone,
+      service_name: input.serviceName.trim(),
+      status: PARTNER_STATUS.pending,
+      mint_limit: services.config.partners.defaultMintLimit,
+      mint_count: 0,
+      mint_period: monthKey(new Date(), services.config.timeZone),
+      key_id: key.keyId,
+      main_address: key.address,
+      contract_address: null,
+      nft_id: null,
+      token_version: 0,
+      created_at: now,
+      updated_at: now,
+    };
+    try {
+      await trx.insertInto('partners').values(row).execute();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError(413);
+      throw error;
+    }
+    return row;
+  });
+}
+
+export interface ApprovedPartner {
+  partner: PartnerRow;
+  contractAddress: Address;
+  nftId: number;
+}
+
+/**
+ * Approves a partner: deploys its card contract (operator-paid), funds its account so it can pay
+ * for mints, and sets status 1. Every step is idempotent, so an interrupted approval is finished
+ * by running it again.
+ */
+export async function approvePartner(
+  services: Services,
+  input: { email: string; mintLimit?: number; chain?: string },
+): Promise<ApprovedPartner> {
+  const db = services.store.db;
+  const chain = services.chains.get(input.chain ?? 'main');
+  const partner = await findPartnerByEmail(services, input.email);
+  if (input.mintLimit !== undefined && (!Number.isInteger(input.mintLimit) || input.mintLimit < 0)) {
+    throw new AppError(400, { detail: 'mint limit must be a whole number' });
+  }
+  const escrow = await ensureEscrowContract(services, chain.name);
+
+  let contract = await db.selectFrom('nft_contracts').selectAll().where('partner_id', '=', partner.id).executeTakeFirst();
+  if (!contract) {
+    const deployKey = `deploy-card-contract:${partner.id}`;
+    const inserted = await db
+      .insertInto('nft_contracts')
+      .values({
+        chain: chain.name,
+        address: null,
+        partner_id: partner.id,
+        name: partner.service_name,
+        symbol: symbolOf(partner.service_name),
+        deploy_outbox_id: deployKey,
+        created_at: epochSeconds(),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    contract = inserted;
+  }
+  const nftId = contract.id;
+  const operator = await services.operator.signer();
+  const deployment = await services.outbox.submit({
+    idempotencyKey: contract.deploy_outbox_id,
+    chain: chain.name,
+    signer: operator,
+    to: null,
+    data: encodeDeployData({
+      abi: cardNftAbi,
+      bytecode: cardNftBytecode,
+      args: [contract.name, contract.symbol, `${services.config.publicUrl}/v2/metadata/${nftId}/`, partner.main_address as Address, escrow],
+    }),
+  });
+  const funding =
+    services.config.operator.partnerFundingCoins > 0
+      ? await services.outbox.submit({
+          idempotencyKey: `fund-partner:${partner.id}:${chain.name}`,
+          chain: chain.name,
+          signer: operator,
+          to: partner.main_address as Address,
+          value: parseEther(String(services.config.operator.partnerFundingCoins)),
+        })
+      : undefined;
+  const mined = await services.outbox.waitForFinal(deployment.id);
+  if (mined.status !== 'mined' || mined.receiptStatus !== 'success' || !mined.contractAddress) {
+    throw new Error(`card contract deployment ${mined.txHash} failed: ${mined.error ?? mined.receiptStatus}`);
+  }
+  if (funding) await services.outbox.waitForFinal(funding.id);
+  const contractAddress = mined.contractAddress;
+  await db.updateTable('nft_contracts').set({ address: contractAddress }).where('id', '=', nftId).execute();
+  await db
+    .updateTable('partners')
+    .set({
+      status: PARTNER_STATUS.approved,
+      contract_address: contractAddress,
+      nft_id: nftId,
+      ...(input.mintLimit !== undefined ? { mint_limit: input.mintLimit } : {}),
+      updated_at: epochSeconds(),
+    })
+    .where('id', '=', partner.id)
+    .execute();
+  return { partner: await findPartnerByEmail(services, partner.email), contractAddress, nftId };
+}
+
+/** Operator unlock after five wrong PINs. */
+export async function unlockPartnerPin(services: Services, email: string): Promise<PartnerRow> {
+  const partner = await findPartnerByEmail(services, email);
+  await services.vault.resetPinFailures(partner.key_id);
+  return partner;
+}
+
+export async function findPartnerByEmail(services: Services, email: string): Promise<PartnerRow> {
+  const partner = await services.store.db
+    .selectFrom('partners')
+    .selectAll()
+    .where('email', '=', email.trim().toLowerCase())
+    .executeTakeFirst();
+  if (!partner) throw new AppError(406);
+  return partner;
+}
+
+function symbolOf(serviceName: string): string {
+  const letters = serviceName.replace(/[^A-Za-z0-9]/g, '').toUpperCase().slice(0, 8);
+  return letters || 'CARD';
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  const value = error as { code?: string; message?: string };
+  return value?.code === '23505' || value?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(value?.message ?? '');
+}

@@ -1,0 +1,79 @@
+import { join } from 'node:path';
+import { pino, type Logger } from 'pino';
+import { ChainRegistry } from './chain/chains.ts';
+import type { Config } from './config/config.ts';
+import { KeyVault } from './custody/key-vault.ts';
+import { loadMasterKey } from './custody/master-key.ts';
+import { ensureOperator, fundOperatorOnManagedChains, type Operator } from './operator/operator.ts';
+import { TransactionOutbox } from './outbox/outbox.ts';
+import { openStore, type Store } from './store/database.ts';
+
+/** Everything a running service (or a CLI command) works with, opened once. */
+export interface Services {
+  config: Readonly<Config>;
+  store: Store;
+  vault: KeyVault;
+  chains: ChainRegistry;
+  outbox: TransactionOutbox;
+  operator: Operator;
+  log: Logger;
+  close(): Promise<void>;
+}
+
+export interface OpenServicesOptions {
+  /** `own` for the service (starts its nodes), `attach` for the CLI (uses a running service's nodes). */
+  chainMode: 'own' | 'attach';
+  /** Track receipts and replay unmined transactions in the background. */
+  runOutbox: boolean;
+  log?: Logger;
+  /** PostgreSQL schema (tests). */
+  postgresSchema?: string;
+}
+
+export async function openServices(config: Readonly<Config>, options: OpenServicesOptions): Promise<Services> {
+  const log = options.log ?? pino({ level: config.logLevel });
+  const closers: Array<() => Promise<void>> = [];
+  const close = async () => {
+    for (const closer of closers.reverse()) await closer().catch((error: Error) => log.error(error.message));
+  };
+  try {
+    const masterKey = await loadMasterKey({ dataDir: config.dataDir, masterKeyHex: config.masterKey });
+    const store = await openStore({
+      databaseUrl: config.databaseUrl ?? undefined,
+      sqlitePath: join(config.dataDir, 'wallet.sqlite'),
+      postgresSchema: options.postgresSchema,
+    });
+    closers.push(() => store.close());
+    const vault = new KeyVault(store.db, masterKey);
+    const chains = await ChainRegistry.connect(config, {
+      mode: options.chainMode,
+      log: (message) => log.info(message),
+    });
+    closers.push(() => chains.close());
+    const outbox = new TransactionOutbox({
+      db: store.db,
+      chains,
+      pollIntervalMs: config.outbox.pollIntervalMs,
+      rebroadcastAfterMs: config.outbox.rebroadcastAfterMs,
+      log: { info: (message) => log.info(message), warn: (message) => log.warn(message) },
+    });
+    const operator = await ensureOperator(store.db, vault);
+    await fundOperatorOnManagedChains(chains, operator, config.operator.managedBalanceCoins);
+    for (const chain of chains.all()) {
+      chain.node?.on('restarted', () => {
+        fundOperatorOnManagedChains(chains, operator, config.operator.managedBalanceCoins).catch((error: Error) =>
+          log.error(`operator funding on ${chain.name}: ${error.message}`),
+        );
+      });
+      chain.node?.on('error', (error: Error) => log.error(error.message));
+    }
+    if (options.runOutbox) {
+      await outbox.start();
+      closers.push(() => outbox.stop());
+    }
+    return { config, store, vault, chains, outbox, operator, log, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

@@ -1,0 +1,101 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+import { migrationProvider, type StoreDialect } from './migrations/index.ts';
+
+export type Db = Kysely<Database>;
+export type DbTransaction = Transaction<Database>;
+
+export interface StoreOptions {
+  /** PostgreSQL connection string; when absent the embedded SQLite file is used. */
+  databaseUrl?: string | undefined;
+  /** Path of the SQLite file (ignored with databaseUrl). */
+  sqlitePath: string;
+  /** PostgreSQL schema to use (tests isolate themselves in one schema each). */
+  postgresSchema?: string | undefined;
+  /** Pool size for PostgreSQL. */
+  poolSize?: number;
+}
+
+export interface Store {
+  db: Db;
+  dialect: StoreDialect;
+  /** Answers when the store is reachable; used by /health. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const INT8_OID = 20;
+
+/** Opens the store and brings its schema up to date. */
+export async function openStore(options: StoreOptions): Promise<Store> {
+  const store = options.databaseUrl ? openPostgres(options) : openSqlite(options.sqlitePath);
+  try {
+    await migrate(store);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return store;
+}
+
+function openSqlite(path: string): Store {
+  mkdirSync(dirname(path), { recursive: true });
+  const database = new SqliteDatabase(path);
+  // WAL with synchronous=FULL: an answered commit survives power loss; readers never block the writer.
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = FULL');
+  database.pragma('busy_timeout = 10000');
+  database.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    async ping() {
+      database.prepare('select 1').get();
+    },
+    close: () => db.destroy(),
+  };
+}
+
+function openPostgres(options: StoreOptions): Store {
+  const schema = options.postgresSchema;
+  const pool = new pg.Pool({
+    connectionString: options.databaseUrl,
+    max: options.poolSize ?? 10,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    // Block numbers and millisecond times are int8; they fit a JS number.
+    types: {
+      getTypeParser: ((oid: number, format?: string) =>
+        oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as never,
+    },
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: 'postgres',
+    async ping() {
+      await pool.query('select 1');
+    },
+    close: () => db.destroy(),
+  };
+}
+
+async function migrate(store: Store): Promise<void> {
+  const migrator = new Migrator({ db: store.db, provider: migrationProvider({ dialect: store.dialect }) });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error || failed) {
+    throw new Error(`store migration ${failed?.migrationName ?? ''} failed: ${String((error as Error)?.message ?? error)}`, {
+      cause: error,
+    });
+  }
+}
+
+/** Current time in Unix epoch seconds, the unit of every `*_at` column. */
+export function epochSeconds(date: Date = new Date()): number {
+  return Math.floor(date.getTime() / 1000);
+}

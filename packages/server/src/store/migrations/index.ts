@@ -1,0 +1,28 @@
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import * as initial from './001-initial.ts';
+
+export type StoreDialect = 'sqlite' | 'postgres';
+export interface MigrationContext {
+  dialect: StoreDialect;
+}
+
+interface MigrationModule {
+  up(db: Kysely<unknown>, context: MigrationContext): Promise<void>;
+}
+
+/** Every migration, in order. Names sort; a new one goes at the end and is never edited after release. */
+const migrations: Record<string, MigrationModule> = {
+  '001-initial': initial,
+};
+
+export function migrationProvider(context: MigrationContext): MigrationProvider {
+  return {
+    async getMigrations() {
+      const result: Record<string, Migration> = {};
+      for (const [name, module] of Object.entries(migrations)) {
+        result[name] = { up: (db) => module.up(db, context) };
+      }
+      return result;
+    },
+  };
+}

@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import type { Services } from '../services.ts';
+import { AppError } from '../errors/app-error.ts';
+import { hashPassword } from '../custody/passwords.ts';
+import { epochSeconds } from '../store/database.ts';
+import type { UserRow } from '../store/schema.ts';
+import { isUniqueViolation } from '../partners/commands.ts';
+import { normalizePhone } from './phone.ts';
+
+export const USER_STATUS = { active: 1, suspended: 422 } as const;
+const MINIMUM_AGE = 19;
+
+export interface CreateUserInput {
+  name: string;
+  phone: string;
+  email: string;
+  /** SHA-256 hex of the password. */
+  passwordHash: string;
+  /** SHA-256 hex of the PIN. */
+  pinHash: string;
+  /** YYYY-MM-DD. */
+  birth: string;
+}
+
+/** Signs up a wallet member: a BIP-39 wallet whose key only the member's PIN unlocks. */
+export async function createUser(services: Services, input: CreateUserInput, now = new Date()): Promise<UserRow> {
+  const email = input.email.trim().toLowerCase();
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new AppError(400, { detail: 'email is not valid' });
+  if (!/^[0-9a-f]{64}$/.test(input.passwordHash) || !/^[0-9a-f]{64}$/.test(input.pinHash)) {
+    throw new AppError(400, { detail: 'password and pin must be 64-character SHA-256 hex' });
+  }
+  const name = input.name.trim();
+  if (!name) throw new AppError(400, { detail: 'name is required' });
+  const phone = normalizePhone(input.phone, services.config.phoneDefaultCountry);
+  if (!phone) throw new AppError(400, { detail: 'phone is not a valid phone number' });
+  const age = ageOn(input.birth, now);
+  if (age === undefined) throw new AppError(410);
+  if (age < MINIMUM_AGE) throw new AppError(411);
+
+  const db = services.store.db;
+  if (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()) throw new AppError(413);
+  if (await db.selectFrom('users').select('id').where('phone', '=', phone).where('name', '=', name).executeTakeFirst()) {
+    throw new AppError(412);
+  }
+  const id = randomUUID();
+  const passwordHash = await hashPassword(input.passwordHash);
+  const createdAt = epochSeconds(now);
+  return db.transaction().execute(async (trx) => {
+    const key = await services.vault.createKey(
+      { ownerType: 'user', ownerId: id, protection: 'pin', secretKind: 'mnemonic_entropy', pin: input.pinHash },
+      trx,
+    );
+    const row: UserRow = {
+      id,
+      email,
+      password_hash: passwordHash,
+      name,
+      phone,
+      birth: input.birth,
+      status: USER_STATUS.active,
+      key_id: key.keyId,
+      main_address: key.address,
+      created_at: createdAt,
+      updated_at: createdAt,
+    };
+    try {
+      await trx.insertInto('users').values(row).execute();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError(413);
+      throw error;
+    }
+    return row;
+  });
+}
+
+/** Whole years between a YYYY-MM-DD birth date and now; undefined for an impossible date. */
+export function ageOn(birth: string, now: Date): number | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(birth);
+  if (!match) return undefined;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined;
+  if (date > now || year < 1900) return undefined;
+  let age = now.getUTCFullYear() - year;
+  if (now.getUTCMonth() < month - 1 || (now.getUTCMonth() === month - 1 && now.getUTCDate() < day)) age -= 1;
+  return age;
+}
