@@ -8,7 +8,7 @@ export const healthRoutes: FastifyPluginAsync = async (app) => {
     const { store, chains } = app.services;
     const checks = await Promise.all([
       check('store', () => store.ping()),
-      ...chains.all().map((chain) => check(`chain:${chain.name}`, () => chain.client.getBlockNumber())),
+      ...chains.all().map((chain) => check(`chain:${chain.name}`, () => chain.client.request({ method: 'eth_blockNumber' }))),
     ]);
     const failed = checks.filter((result) => !result.ok);
     return reply.status(failed.length ? 503 : 200).send({
