@@ -210,7 +210,8 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function freePort(): Promise<number> {
+/** A port free on loopback right now. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();

@@ -1,10 +1,10 @@
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
-import { BaseError, ContractFunctionRevertedError, keccak256, type Address, type Hex, type LocalAccount } from 'viem';
+import { BaseError, ContractFunctionRevertedError, ExecutionRevertedError, keccak256, type Address, type Hex, type LocalAccount } from 'viem';
 import type { ChainContext, ChainRegistry } from '../chain/chains.ts';
-import type { Db } from '../store/database.ts';
+import type { Db, DbTransaction } from '../store/database.ts';
 import type { OutboxRow } from '../store/schema.ts';
-import { classifyBroadcastError } from './broadcast-errors.ts';
+import { classifyBroadcastError, type BroadcastOutcome } from './broadcast-errors.ts';
 
 /** An account able to sign: the address and a viem local account unlocked by custody. */
 export interface TransactionSigner {
@@ -39,6 +39,7 @@ export interface OutboxOptions {
 const PENDING_BATCH = 500;
 const VERIFY_BATCH = 1000;
 const FEE_CACHE_MS = 1_000;
+const MAX_COMMIT_GROUP = 100;
 
 /**
  * The one way the service sends transactions. Per account and chain it allocates the nonce, signs
@@ -56,6 +57,10 @@ export class TransactionOutbox {
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
   private kicked = false;
+  /** When this process last sent each unmined transaction. */
+  private readonly broadcastAt = new Map<string, number>();
+  private readonly commitQueue: QueuedSubmission[] = [];
+  private commitScheduled = false;
 
   constructor(options: OutboxOptions) {
     this.db = options.db;
@@ -112,80 +117,130 @@ export class TransactionOutbox {
       .executeTakeFirst();
     const chainNonce = knownNonce ? 0 : await chain.client.getTransactionCount({ address: from, blockTag: 'pending' });
 
-    let row: OutboxRow;
+    const prepared: PreparedSubmission = { submission, chain, from, value, data, gas, fees, chainNonce };
+    const stored = await this.commitInGroup(prepared);
+    if (stored.duplicate) return toTransaction(stored.row);
+    const row = stored.row;
+    await this.broadcast(row);
+    return toTransaction(row);
+  }
+
+  /**
+   * Group commit: submissions that arrive together are stored in one DB transaction, so the
+   * durable commit (an fsync on SQLite) is paid once per group, not once per transaction.
+   */
+  private commitInGroup(prepared: PreparedSubmission): Promise<StoredSubmission> {
+    return new Promise((resolve, reject) => {
+      this.commitQueue.push({ prepared, resolve, reject });
+      if (!this.commitScheduled) {
+        this.commitScheduled = true;
+        setImmediate(() => void this.flushCommitQueue());
+      }
+    });
+  }
+
+  private async flushCommitQueue(): Promise<void> {
+    const group = this.commitQueue.splice(0, MAX_COMMIT_GROUP);
     try {
-      row = await this.db.transaction().execute(async (trx) => {
-        // A write first, so SQLite takes its write lock now and PostgreSQL locks the nonce row.
-        await trx
-          .insertInto('account_nonces')
-          .values({ chain: chain.name, address: from, next_nonce: chainNonce })
-          .onConflict((conflict) => conflict.columns(['chain', 'address']).doNothing())
-          .execute();
-        const allocated = await trx
-          .updateTable('account_nonces')
-          .set((eb) => ({ next_nonce: eb('next_nonce', '+', 1) }))
-          .where('chain', '=', chain.name)
-          .where('address', '=', from)
-          .returning('next_nonce')
-          .executeTakeFirstOrThrow();
-        const duplicate = await trx
+      if (group.length > 0) await this.commitGroup(group);
+    } finally {
+      if (this.commitQueue.length > 0) setImmediate(() => void this.flushCommitQueue());
+      else this.commitScheduled = false;
+    }
+  }
+
+  private async commitGroup(group: QueuedSubmission[]): Promise<void> {
+    // One lock order for every process, so two groups never deadlock on nonce rows.
+    const ordered = [...group].sort((a, b) =>
+      `${a.prepared.chain.name}:${a.prepared.from}`.localeCompare(`${b.prepared.chain.name}:${b.prepared.from}`),
+    );
+    try {
+      const results = await this.db.transaction().execute(async (trx) => {
+        const stored: StoredSubmission[] = [];
+        for (const item of ordered) stored.push(await this.storeSubmission(trx, item.prepared));
+        return stored;
+      });
+      ordered.forEach((item, index) => item.resolve(results[index]!));
+    } catch (error) {
+      if (ordered.length === 1) {
+        const only = ordered[0]!;
+        // Another process stored the same key between our check and our insert.
+        const raced = await this.db
           .selectFrom('outbox_transactions')
           .selectAll()
-          .where('idempotency_key', '=', submission.idempotencyKey)
-          .executeTakeFirst();
-        if (duplicate) throw new DuplicateSubmission(duplicate);
-
-        const nonce = allocated.next_nonce - 1;
-        const raw = await submission.signer.account.signTransaction!({
-          type: 'eip1559',
-          chainId: chain.chainId,
-          nonce,
-          to: submission.to,
-          data,
-          value,
-          gas,
-          maxFeePerGas: fees.maxFeePerGas,
-          maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-        });
-        const now = Date.now();
-        const inserted: OutboxRow = {
-          id: randomUUID(),
-          idempotency_key: submission.idempotencyKey,
-          chain: chain.name,
-          from_address: from,
-          nonce,
-          to_address: submission.to?.toLowerCase() ?? null,
-          value_wei: value.toString(),
-          data,
-          gas_limit: gas.toString(),
-          raw_tx: raw,
-          tx_hash: keccak256(raw),
-          status: 'signed',
-          receipt_status: null,
-          block_number: null,
-          block_hash: null,
-          gas_used: null,
-          contract_address: null,
-          error: null,
-          broadcast_attempts: 0,
-          last_broadcast_ms: null,
-          created_ms: now,
-          updated_ms: now,
-        };
-        await trx.insertInto('outbox_transactions').values(inserted).execute();
-        return inserted;
-      });
-    } catch (error) {
-      if (error instanceof DuplicateSubmission) return toTransaction(error.row);
-      // Another process stored the same key between our check and our insert.
-      const raced = await this.findByIdempotencyKey(submission.idempotencyKey);
-      if (raced) return raced;
-      throw error;
+          .where('idempotency_key', '=', only.prepared.submission.idempotencyKey)
+          .executeTakeFirst()
+          .catch(() => undefined);
+        if (raced) only.resolve({ row: raced, duplicate: true });
+        else only.reject(error);
+        return;
+      }
+      // Something in the group failed: store each on its own so only that one fails.
+      for (const item of ordered) await this.commitGroup([item]);
     }
+  }
 
-    await this.broadcast(row);
-    this.kick();
-    return (await this.findById(row.id)) ?? toTransaction(row);
+  /** Allocates the nonce, signs and stores one submission inside a group's DB transaction. */
+  private async storeSubmission(trx: DbTransaction, prepared: PreparedSubmission): Promise<StoredSubmission> {
+    const { submission, chain, from, value, data, gas, fees, chainNonce } = prepared;
+    // A write first, so SQLite takes its write lock now and PostgreSQL locks the nonce row.
+    await trx
+      .insertInto('account_nonces')
+      .values({ chain: chain.name, address: from, next_nonce: chainNonce })
+      .onConflict((conflict) => conflict.columns(['chain', 'address']).doNothing())
+      .execute();
+    const duplicate = await trx
+      .selectFrom('outbox_transactions')
+      .selectAll()
+      .where('idempotency_key', '=', submission.idempotencyKey)
+      .executeTakeFirst();
+    if (duplicate) return { row: duplicate, duplicate: true };
+    const allocated = await trx
+      .updateTable('account_nonces')
+      .set((eb) => ({ next_nonce: eb('next_nonce', '+', 1) }))
+      .where('chain', '=', chain.name)
+      .where('address', '=', from)
+      .returning('next_nonce')
+      .executeTakeFirstOrThrow();
+    const nonce = allocated.next_nonce - 1;
+    const raw = await submission.signer.account.signTransaction!({
+      type: 'eip1559',
+      chainId: chain.chainId,
+      nonce,
+      to: submission.to,
+      data,
+      value,
+      gas,
+      maxFeePerGas: fees.maxFeePerGas,
+      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+    });
+    const now = Date.now();
+    const row: OutboxRow = {
+      id: randomUUID(),
+      idempotency_key: submission.idempotencyKey,
+      chain: chain.name,
+      from_address: from,
+      nonce,
+      to_address: submission.to?.toLowerCase() ?? null,
+      value_wei: value.toString(),
+      data,
+      gas_limit: gas.toString(),
+      raw_tx: raw,
+      tx_hash: keccak256(raw),
+      status: 'signed',
+      receipt_status: null,
+      block_number: null,
+      block_hash: null,
+      gas_used: null,
+      contract_address: null,
+      error: null,
+      broadcast_attempts: 0,
+      last_broadcast_ms: null,
+      created_ms: now,
+      updated_ms: now,
+    };
+    await trx.insertInto('outbox_transactions').values(row).execute();
+    return { row, duplicate: false };
   }
 
   async findByIdempotencyKey(key: string): Promise<OutboxTransaction | undefined> {
@@ -228,20 +283,33 @@ export class TransactionOutbox {
     }
   }
 
-  /** Checks receipts of recently mined transactions; those the node no longer has go back to be replayed. */
+  /**
+   * Checks that the node still has the receipts of mined transactions, newest first, page by page
+   * until a page holds no loss (a node loses a suffix of its blocks). Lost ones go back to be
+   * replayed with their stored bytes.
+   */
   async verifyMined(chain: ChainContext): Promise<number> {
-    const rows = await this.db
-      .selectFrom('outbox_transactions')
-      .select(['id', 'tx_hash', 'block_hash'])
-      .where('chain', '=', chain.name)
-      .where('status', '=', 'mined')
-      .orderBy('updated_ms', 'desc')
-      .limit(VERIFY_BATCH)
-      .execute();
-    const receipts = await Promise.all(rows.map((row) => this.receiptOf(chain, row.tx_hash as Hex)));
-    const lost = rows.filter((row, index) => receipts[index]?.blockHash !== row.block_hash).map((row) => row.id);
-    if (lost.length > 0) {
-      this.options.log?.warn(`outbox: chain ${chain.name} lost ${lost.length} mined transactions; replaying them`);
+    let lostTotal = 0;
+    let before: { blockNumber: number; id: string } | undefined;
+    for (;;) {
+      let query = this.db
+        .selectFrom('outbox_transactions')
+        .select(['id', 'tx_hash', 'block_hash', 'block_number'])
+        .where('chain', '=', chain.name)
+        .where('status', '=', 'mined')
+        .orderBy('block_number', 'desc')
+        .orderBy('id', 'desc')
+        .limit(VERIFY_BATCH);
+      if (before) {
+        const { blockNumber, id } = before;
+        query = query.where((eb) =>
+          eb.or([eb('block_number', '<', blockNumber), eb.and([eb('block_number', '=', blockNumber), eb('id', '<', id)])]),
+        );
+      }
+      const rows = await query.execute();
+      if (rows.length === 0) break;
+      const receipts = await Promise.all(rows.map((row) => this.receiptOf(chain, row.tx_hash as Hex)));
+      const lost = rows.filter((row, index) => receipts[index]?.blockHash !== row.block_hash).map((row) => row.id);
       for (let start = 0; start < lost.length; start += 200) {
         await this.db
           .updateTable('outbox_transactions')
@@ -258,9 +326,16 @@ export class TransactionOutbox {
           .where('id', 'in', lost.slice(start, start + 200))
           .execute();
       }
+      lostTotal += lost.length;
+      if (lost.length === 0 || rows.length < VERIFY_BATCH) break;
+      const last = rows[rows.length - 1]!;
+      before = { blockNumber: Number(last.block_number), id: last.id };
+    }
+    if (lostTotal > 0) {
+      this.options.log?.warn(`outbox: chain ${chain.name} lost ${lostTotal} mined transactions; replaying them`);
       this.kick();
     }
-    return lost.length;
+    return lostTotal;
   }
 
   /** Runs one pass now instead of at the next interval. */
@@ -300,26 +375,30 @@ export class TransactionOutbox {
       .limit(PENDING_BATCH)
       .execute();
     if (rows.length === 0) return;
-    const now = Date.now();
-    await Promise.all(
-      rows.map(async (row) => {
-        if (!this.chains.has(row.chain)) return;
-        const chain = this.chains.get(row.chain);
-        const receipt = await this.receiptOf(chain, row.tx_hash as Hex).catch(() => undefined);
-        if (receipt) return this.recordReceipt(row, receipt);
-        const lastBroadcast = row.last_broadcast_ms ?? 0;
-        const due =
-          row.last_broadcast_ms === null
-            ? now - row.created_ms > this.options.rebroadcastAfterMs / 5
-            : now - lastBroadcast > this.options.rebroadcastAfterMs;
-        if (due) await this.broadcast(row);
-      }),
+    const tracked = rows.filter((row) => this.chains.has(row.chain));
+    const receipts = await Promise.all(
+      tracked.map((row) => this.receiptOf(this.chains.get(row.chain), row.tx_hash as Hex).catch(() => undefined)),
     );
+    const mined = tracked.flatMap((row, index) => (receipts[index] ? [{ row, receipt: receipts[index] }] : []));
+    if (mined.length > 0) await this.recordReceipts(mined);
+    const now = Date.now();
+    const due = tracked.filter((row, index) => {
+      if (receipts[index]) return false;
+      const last = Math.max(row.last_broadcast_ms ?? 0, this.broadcastAt.get(row.id) ?? 0);
+      return last === 0
+        ? now - row.created_ms > this.options.rebroadcastAfterMs / 5
+        : now - last > this.options.rebroadcastAfterMs;
+    });
+    await Promise.all(due.map((row) => this.broadcast(row)));
   }
 
+  /**
+   * Sends the stored bytes. Success is only remembered in memory (the receipt is what gets stored),
+   * so the common path costs no extra commit; failures are stored for the operator to see.
+   */
   private async broadcast(row: OutboxRow): Promise<void> {
     const chain = this.chains.get(row.chain);
-    let outcome: { status: 'sent' } | { status: 'retry'; error: string } | { status: 'reconcile'; error: string };
+    let outcome: BroadcastOutcome;
     try {
       await chain.client.sendRawTransaction({ serializedTransaction: row.raw_tx as Hex });
       outcome = { status: 'sent' };
@@ -327,22 +406,15 @@ export class TransactionOutbox {
       outcome = classifyBroadcastError(error);
     }
     const now = Date.now();
-    const base = { last_broadcast_ms: now, updated_ms: now, broadcast_attempts: row.broadcast_attempts + 1 };
-    if (outcome.status === 'sent') {
+    this.broadcastAt.set(row.id, now);
+    if (outcome.status === 'retry') {
       await this.db
         .updateTable('outbox_transactions')
-        .set({ ...base, status: 'sent', error: null })
+        .set((eb) => ({ last_broadcast_ms: now, updated_ms: now, broadcast_attempts: eb('broadcast_attempts', '+', 1), error: outcome.error }))
         .where('id', '=', row.id)
         .where('status', 'in', ['signed', 'sent'])
         .execute();
-    } else if (outcome.status === 'retry') {
-      await this.db
-        .updateTable('outbox_transactions')
-        .set({ ...base, error: outcome.error })
-        .where('id', '=', row.id)
-        .where('status', 'in', ['signed', 'sent'])
-        .execute();
-    } else {
+    } else if (outcome.status === 'reconcile') {
       await this.reconcileNonceTooLow(chain, row, outcome.error);
     }
   }
@@ -378,21 +450,34 @@ export class TransactionOutbox {
   }
 
   private async recordReceipt(row: Pick<OutboxRow, 'id'>, receipt: MinedReceipt): Promise<void> {
-    await this.db
-      .updateTable('outbox_transactions')
-      .set({
-        status: 'mined',
-        receipt_status: receipt.status,
-        block_number: Number(receipt.blockNumber),
-        block_hash: receipt.blockHash,
-        gas_used: receipt.gasUsed.toString(),
-        contract_address: receipt.contractAddress?.toLowerCase() ?? null,
-        error: null,
-        updated_ms: Date.now(),
-      })
-      .where('id', '=', row.id)
-      .execute();
-    this.settled.emit(row.id);
+    await this.recordReceipts([{ row, receipt }]);
+  }
+
+  /** Stores receipts in one DB transaction (one commit for a whole pass). */
+  private async recordReceipts(mined: Array<{ row: Pick<OutboxRow, 'id'>; receipt: MinedReceipt }>): Promise<void> {
+    const now = Date.now();
+    await this.db.transaction().execute(async (trx) => {
+      for (const { row, receipt } of mined) {
+        await trx
+          .updateTable('outbox_transactions')
+          .set({
+            status: 'mined',
+            receipt_status: receipt.status,
+            block_number: Number(receipt.blockNumber),
+            block_hash: receipt.blockHash,
+            gas_used: receipt.gasUsed.toString(),
+            contract_address: receipt.contractAddress?.toLowerCase() ?? null,
+            error: null,
+            updated_ms: now,
+          })
+          .where('id', '=', row.id)
+          .execute();
+      }
+    });
+    for (const { row } of mined) {
+      this.broadcastAt.delete(row.id);
+      this.settled.emit(row.id);
+    }
   }
 
   private async receiptOf(chain: ChainContext, hash: Hex): Promise<MinedReceipt | undefined> {
@@ -411,7 +496,11 @@ export class TransactionOutbox {
     } catch (error) {
       const text = String((error as { details?: string }).details ?? (error as Error).message);
       if (/insufficient funds/i.test(text)) throw new OutboxRefusal('insufficient_funds', text, error);
-      throw new OutboxRefusal('reverted', revertReason(error) ?? text, error);
+      // Only a revert is the transaction's fault; a node that does not answer is not.
+      if (error instanceof BaseError && error.walk((inner) => inner instanceof ExecutionRevertedError)) {
+        throw new OutboxRefusal('reverted', revertReason(error) ?? text, error);
+      }
+      throw error;
     }
     // Headroom: state may change between estimation and mining.
     return (estimate * 125n) / 100n;
@@ -461,10 +550,27 @@ function revertReason(error: unknown): string | undefined {
   return match?.[1] ?? match?.[2];
 }
 
-class DuplicateSubmission extends Error {
-  constructor(readonly row: OutboxRow) {
-    super('duplicate submission');
-  }
+interface PreparedSubmission {
+  submission: OutboxSubmission;
+  chain: ChainContext;
+  from: Address;
+  value: bigint;
+  data: Hex;
+  gas: bigint;
+  fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+  chainNonce: number;
+}
+
+interface StoredSubmission {
+  row: OutboxRow;
+  /** The key was stored before: nothing new was signed. */
+  duplicate: boolean;
+}
+
+interface QueuedSubmission {
+  prepared: PreparedSubmission;
+  resolve(stored: StoredSubmission): void;
+  reject(error: unknown): void;
 }
 
 function toTransaction(row: OutboxRow) {

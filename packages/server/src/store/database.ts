@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 import { migrationProvider, type StoreDialect } from './migrations/index.ts';
@@ -34,7 +34,7 @@ const INT8_OID = 20;
 export async function openStore(options: StoreOptions): Promise<Store> {
   const store = options.databaseUrl ? openPostgres(options) : openSqlite(options.sqlitePath);
   try {
-    await migrate(store);
+    await migrate(store, options.postgresSchema);
   } catch (error) {
     await store.close();
     throw error;
@@ -84,8 +84,18 @@ function openPostgres(options: StoreOptions): Store {
   };
 }
 
-async function migrate(store: Store): Promise<void> {
-  const migrator = new Migrator({ db: store.db, provider: migrationProvider({ dialect: store.dialect }) });
+async function migrate(store: Store, postgresSchema: string | undefined): Promise<void> {
+  // On PostgreSQL the migration tables live in the store's own schema; otherwise Kysely would take
+  // another schema's tables (found on the search path) for this one's.
+  const migrationTableSchema =
+    store.dialect === 'postgres'
+      ? (postgresSchema ?? (await sql<{ schema: string }>`select current_schema() as schema`.execute(store.db)).rows[0]!.schema)
+      : undefined;
+  const migrator = new Migrator({
+    db: store.db,
+    provider: migrationProvider({ dialect: store.dialect }),
+    ...(migrationTableSchema ? { migrationTableSchema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import { anvilBinaryPath, waitForRpc } from '../chain/managed-node.ts';
+import { anvilBinaryPath, freePort, waitForRpc } from '../chain/managed-node.ts';
 
 /** A throwaway anvil for one test or benchmark: in memory, loopback only, mining each transaction at once. */
 export interface TestChain {
@@ -83,14 +82,3 @@ async function spawnChain(chainId: number, port: number): Promise<TestChain> {
   return { rpcUrl, chainId, pid: child.pid!, stop };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port'))));
-    });
-  });
-}

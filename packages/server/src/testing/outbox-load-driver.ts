@@ -14,14 +14,16 @@
  * Options: --database-url URL and --schema S (PostgreSQL store; SQLite in the data dir otherwise),
  * --rpc-url URL --chain-id ID (main chain external instead of embedded), --run PREFIX (idempotency
  * keys), --pin PIN (partners), --linger (load/send: keep serving once done), --wait-go (load/send:
- * print {"ready"} and wait for a line on stdin before sending). WALLET_MASTER_KEY is passed through
- * from the environment. Every event is one JSON line on stdout; logs go to stderr.
+ * print {"ready"} and wait for a line on stdin before sending), --exit-with-parent (stop when stdin
+ * closes: the parent died). Without the flags, WALLET_DATA_DIR, DATABASE_URL and WALLET_POSTGRES_SCHEMA
+ * are read from the environment; WALLET_MASTER_KEY always is. Every event is one JSON line on stdout;
+ * logs go to stderr.
+ *
+ * The parent side (`startDriver`) is exported for the tests; the script part
+ * only runs when this file is the entry point.
  *
  * `{"accepted": key, ...}` is printed right after `outbox.submit` resolves: the moment an operation
  * counts as accepted. `{"attempt": key, ...}` is printed before the first submit of an operation.
- *
- * The parent side (`startDriver`) is exported for the tests; the script part only runs when this
- * file is the entry point.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -96,7 +98,7 @@ export interface DriverHandle {
   child: ChildProcess;
   /** Parsed stdout lines so far. */
   lines: DriverLine[];
-  /** The last 20 kB of stderr. */
+  /** The last 200 kB of stderr. */
   stderr(): string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Resolves with the first line (already seen or to come) that matches; rejects on timeout or exit. */
@@ -124,6 +126,8 @@ export function startDriver(mode: string, options: DriverOptions): DriverHandle 
   if (options.senderOwner) args.push('--sender-owner', options.senderOwner);
   if (options.linger) args.push('--linger');
   if (options.waitGo) args.push('--wait-go');
+  // Should the test process die without stopping us, our stdin closes: stop then, with the node.
+  args.push('--exit-with-parent');
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.WALLET_MASTER_KEY;
   if (options.masterKey) env.WALLET_MASTER_KEY = options.masterKey;
@@ -157,7 +161,7 @@ export function startDriver(mode: string, options: DriverOptions): DriverHandle 
   let stderr = '';
   child.stderr!.setEncoding('utf8');
   child.stderr!.on('data', (chunk: string) => {
-    stderr = (stderr + chunk).slice(-20_000);
+    stderr = (stderr + chunk).slice(-200_000);
   });
   child.stdin!.on('error', () => {});
   let exitState: { code: number | null; signal: NodeJS.Signals | null } | undefined;
@@ -213,6 +217,7 @@ export function startDriver(mode: string, options: DriverOptions): DriverHandle 
   };
 }
 
+
 // ---------------------------------------------------------------------------------------------
 // Child side
 // ---------------------------------------------------------------------------------------------
@@ -239,6 +244,7 @@ interface DriverArgs {
   senderOwner: string;
   linger: boolean;
   waitGo: boolean;
+  exitWithParent: boolean;
 }
 
 function print(line: DriverLine): void {
@@ -263,6 +269,7 @@ function parseDriverArgs(argv: string[]): DriverArgs {
       'sender-owner': { type: 'string' },
       linger: { type: 'boolean', default: false },
       'wait-go': { type: 'boolean', default: false },
+      'exit-with-parent': { type: 'boolean', default: false },
     },
   });
   const mode = positionals[0] ?? '';
@@ -282,6 +289,7 @@ function parseDriverArgs(argv: string[]): DriverArgs {
     senderOwner: values['sender-owner'] ?? 'shared-sender',
     linger: values.linger ?? false,
     waitGo: values['wait-go'] ?? false,
+    exitWithParent: values['exit-with-parent'] ?? false,
   };
 }
 
@@ -529,12 +537,17 @@ function waitForStdinLine(): Promise<void> {
       buffered += chunk.toString();
       if (buffered.includes('\n')) {
         process.stdin.off('data', onData);
-        process.stdin.pause();
         resolve();
       }
     };
     process.stdin.on('data', onData);
   });
+}
+
+/** Keeps the process alive until SIGTERM/SIGINT, whose handler closes the services and exits. */
+function untilSignalled(): Promise<never> {
+  setInterval(() => {}, 60_000);
+  return new Promise<never>(() => {});
 }
 
 function sleep(ms: number): Promise<void> {
@@ -548,12 +561,18 @@ async function runDriver(argv: string[]): Promise<void> {
   const shutdown = (code: number) => {
     closing ??= services
       .close()
-      .catch((error: Error) => process.stderr.write(`driver: close: ${error.message}\n`))
+      .catch((error: Error) => {
+        process.stderr.write(`driver: close: ${error.message}\n`);
+      })
       .finally(() => process.exit(code));
     return closing;
   };
   process.once('SIGTERM', () => void shutdown(0));
   process.once('SIGINT', () => void shutdown(0));
+  if (args.exitWithParent) {
+    process.stdin.on('end', () => void shutdown(0));
+    process.stdin.resume();
+  }
 
   try {
     const main = services.chains.get('main');
@@ -572,14 +591,14 @@ async function runDriver(argv: string[]): Promise<void> {
         break;
       case 'serve':
         print({ serving: true, rpcUrl: main.rpcUrl, nodePid: main.node?.pid ?? null });
-        await new Promise(() => {});
+        await untilSignalled();
         break;
       default:
         throw new Error(`unknown mode "${args.mode}" (setup, load, serve, shared-setup, send)`);
     }
     if (args.linger) {
       print({ serving: true, rpcUrl: main.rpcUrl, nodePid: main.node?.pid ?? null });
-      await new Promise(() => {});
+      await untilSignalled();
     }
   } catch (error) {
     process.stderr.write(`driver ${args.mode}: ${(error as Error).stack ?? String(error)}\n`);

@@ -1,11 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { pino } from 'pino';
 import { loadConfig, type ConfigOverrides } from '../config/config.ts';
 import { openServices, type Services } from '../services.ts';
+import { createTestSchema } from './test-store.ts';
+
+export { createTestSchema };
 
 export interface TestServices extends Services {
   /** Closes everything and removes the data directory (and the PostgreSQL schema). */
@@ -53,27 +54,4 @@ export async function openTestServices(overrides: ConfigOverrides = {}): Promise
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-/** A fresh schema in the TEST_DATABASE_URL database, for one test's store. */
-export async function createTestSchema(): Promise<{ databaseUrl: string; schema: string; drop(): Promise<void> }> {
-  const databaseUrl = process.env.TEST_DATABASE_URL;
-  if (!databaseUrl) throw new Error('WALLET_TEST_STORE=postgres needs TEST_DATABASE_URL');
-  const schema = `test_${randomBytes(8).toString('hex')}`;
-  await withClient(databaseUrl, (client) => client.query(`create schema ${schema}`));
-  return {
-    databaseUrl,
-    schema,
-    drop: () => withClient(databaseUrl, (client) => client.query(`drop schema if exists ${schema} cascade`)).then(() => {}),
-  };
-}
-
-async function withClient<T>(connectionString: string, action: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString });
-  await client.connect();
-  try {
-    return await action(client);
-  } finally {
-    await client.end();
-  }
 }

@@ -46,22 +46,34 @@ async function openSqliteTestStore(): Promise<TestStore> {
 }
 
 async function openPostgresTestStore(): Promise<TestStore> {
-  const databaseUrl = process.env.TEST_DATABASE_URL;
-  if (!databaseUrl) throw new Error('WALLET_TEST_STORE=postgres needs TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test)');
-  // Random lower-case identifier: safe to interpolate, and parallel test files never share a schema.
-  const schema = `test_${randomBytes(8).toString('hex')}`;
-  await withClient(databaseUrl, (client) => client.query(`create schema ${schema}`));
+  const schema = await createTestSchema();
   let store: Store;
   try {
-    store = await openStore({ databaseUrl, postgresSchema: schema, sqlitePath: '' });
+    store = await openStore({ databaseUrl: schema.databaseUrl, postgresSchema: schema.schema, sqlitePath: '' });
   } catch (error) {
-    await withClient(databaseUrl, (client) => client.query(`drop schema if exists ${schema} cascade`));
+    await schema.drop();
     throw error;
   }
   return {
     store,
     async cleanup() {
       await store.close();
+      await schema.drop();
+    },
+  };
+}
+
+/** A fresh schema in the TEST_DATABASE_URL database, for one test's store; drop() removes it. */
+export async function createTestSchema(): Promise<{ databaseUrl: string; schema: string; drop(): Promise<void> }> {
+  const databaseUrl = process.env.TEST_DATABASE_URL;
+  if (!databaseUrl) throw new Error('WALLET_TEST_STORE=postgres needs TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test)');
+  // Random lower-case identifier: safe to interpolate, and parallel test files never share a schema.
+  const schema = `test_${randomBytes(8).toString('hex')}`;
+  await withClient(databaseUrl, (client) => client.query(`create schema ${schema}`));
+  return {
+    databaseUrl,
+    schema,
+    drop: async () => {
       await withClient(databaseUrl, (client) => client.query(`drop schema if exists ${schema} cascade`));
     },
   };

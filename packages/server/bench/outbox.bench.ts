@@ -1,0 +1,176 @@
+/**
+ * Outbox throughput against the raw node. Run: node --import tsx packages/server/bench/outbox.bench.ts
+ * (or `npm run bench -- outbox` from the repository root).
+ *
+ * One throwaway anvil (automine), one SQLite store, the real services with the main chain external.
+ * Side 1: N plain transfers submitted through the outbox from a few accounts, CONCURRENCY at a time,
+ * until the outbox has recorded every receipt. Side 2: N transfers of the same kind, pre-signed, sent
+ * straight to the node with eth_sendRawTransaction, CONCURRENCY at a time, until all are mined.
+ * Prints both rates and their ratio (target: at least 0.8). Prints; asserts nothing.
+ *
+ * Env: OUTBOX_BENCH_N (default 500), OUTBOX_BENCH_CONCURRENCY (16), OUTBOX_BENCH_ACCOUNTS (4).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { parseEther, toHex, type Address, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from 'viem/accounts';
+import { loadConfig } from '../src/config/config.ts';
+import type { TransactionSigner } from '../src/outbox/outbox.ts';
+import { openServices, type Services } from '../src/services.ts';
+import { startTestChain, type TestChain } from '../src/testing/chain-node.ts';
+
+const N = Number(process.env.OUTBOX_BENCH_N ?? 500);
+const CONCURRENCY = Number(process.env.OUTBOX_BENCH_CONCURRENCY ?? 16);
+const ACCOUNTS = Number(process.env.OUTBOX_BENCH_ACCOUNTS ?? 4);
+const TARGET_RATIO = 0.8;
+const TRANSFER_GAS = 21_000n;
+
+const freshAddress = (): Address => privateKeyToAddress(generatePrivateKey());
+
+/** Runs `work(0..count-1)`, `width` at a time. */
+async function pool(count: number, width: number, work: (index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, count) }, async () => {
+      while (next < count) await work(next++);
+    }),
+  );
+}
+
+async function setBalance(services: Services, address: Address): Promise<void> {
+  await services.chains.get('main').client.request({
+    method: 'anvil_setBalance' as never,
+    params: [address, toHex(parseEther('1000'))] as never,
+  });
+}
+
+interface Rate {
+  perSecond: number;
+  totalMs: number;
+  acceptedMs?: number;
+}
+
+/** Side 1: through the outbox, until it has recorded every receipt. */
+async function throughOutbox(services: Services, signers: TransactionSigner[], run: string, count: number): Promise<Rate> {
+  const ids: string[] = new Array(count);
+  const started = performance.now();
+  await pool(count, CONCURRENCY, async (index) => {
+    const transaction = await services.outbox.submit({
+      idempotencyKey: `bench:${run}:${index}`,
+      chain: 'main',
+      signer: signers[index % signers.length]!,
+      to: freshAddress(),
+      value: BigInt(index + 1),
+    });
+    ids[index] = transaction.id;
+  });
+  const acceptedMs = performance.now() - started;
+  const finals = await Promise.all(ids.map((id) => services.outbox.waitForFinal(id, 120_000)));
+  const totalMs = performance.now() - started;
+  const unmined = finals.filter((transaction) => transaction.status !== 'mined').length;
+  if (unmined > 0) console.log(`  (warning: ${unmined} outbox transactions did not end mined)`);
+  return { perSecond: (count * 1000) / totalMs, totalMs, acceptedMs };
+}
+
+/** Side 2: the same transfers, pre-signed, straight to the node, until the accounts' nonces show them mined. */
+async function straightToNode(services: Services, keys: Hex[], count: number): Promise<Rate> {
+  const client = services.chains.get('main').client;
+  const estimate = await client.estimateFeesPerGas();
+  const accounts = keys.map((key) => privateKeyToAccount(key));
+  const firstNonces = await Promise.all(accounts.map((account) => client.getTransactionCount({ address: account.address, blockTag: 'pending' })));
+  const nextNonces = [...firstNonces];
+  const raws: Hex[] = [];
+  for (let index = 0; index < count; index++) {
+    const slot = index % accounts.length;
+    raws.push(
+      await accounts[slot]!.signTransaction({
+        type: 'eip1559',
+        chainId: services.chains.get('main').chainId,
+        nonce: nextNonces[slot]!++,
+        to: freshAddress(),
+        value: BigInt(index + 1),
+        gas: TRANSFER_GAS,
+        // What the outbox pays: twice the estimate.
+        maxFeePerGas: estimate.maxFeePerGas * 2n,
+        maxPriorityFeePerGas: estimate.maxPriorityFeePerGas,
+      }),
+    );
+  }
+  const started = performance.now();
+  await pool(count, CONCURRENCY, async (index) => {
+    await client.sendRawTransaction({ serializedTransaction: raws[index]! });
+  });
+  const acceptedMs = performance.now() - started;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const mined = await Promise.all(accounts.map((account) => client.getTransactionCount({ address: account.address, blockTag: 'latest' })));
+    if (mined.every((nonce, slot) => nonce >= nextNonces[slot]!)) break;
+    if (Date.now() > deadline) throw new Error('raw transactions not mined within 120 s');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  const totalMs = performance.now() - started;
+  return { perSecond: (count * 1000) / totalMs, totalMs, acceptedMs };
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'wallet-bench-'));
+  let chain: TestChain | undefined;
+  let services: Services | undefined;
+  try {
+    chain = await startTestChain();
+    const config = loadConfig({
+      env: {
+        WALLET_DATA_DIR: dataDir,
+        WALLET_CHAIN_MAIN_RPC_URL: chain.rpcUrl,
+        WALLET_CHAIN_MAIN_CHAIN_ID: String(chain.chainId),
+      },
+      overrides: { chains: { ethereum: null, polygon: null }, logLevel: 'warn' },
+    });
+    services = await openServices(config, { chainMode: 'own', runOutbox: true, log: pino({ level: 'warn' }, pino.destination(2)) });
+
+    // Outbox senders: server-protected custody keys. Raw senders: plain keys. All funded directly.
+    const signers: TransactionSigner[] = [];
+    for (let index = 0; index < ACCOUNTS; index++) {
+      const key = await services.vault.createKey({ ownerType: 'fee_payer', ownerId: `bench-${index}`, protection: 'server', secretKind: 'private_key' });
+      await setBalance(services, key.address);
+      const unlocked = await services.vault.unlock(key.keyId);
+      signers.push({ address: unlocked.address, account: unlocked.account });
+    }
+    const rawKeys = Array.from({ length: ACCOUNTS }, () => generatePrivateKey());
+    for (const key of rawKeys) await setBalance(services, privateKeyToAddress(key));
+
+    // Warm-up (not measured): nonce rows, fee cache, connections, JIT.
+    await throughOutbox(services, signers, 'warm-up', 4 * ACCOUNTS);
+    await straightToNode(services, rawKeys, 4 * ACCOUNTS);
+
+    const outbox = await throughOutbox(services, signers, 'measured', N);
+    const raw = await straightToNode(services, rawKeys, N);
+    const ratio = outbox.perSecond / raw.perSecond;
+
+    const seconds = (ms: number | undefined) => `${((ms ?? 0) / 1000).toFixed(2)} s`;
+    console.log(`outbox bench: ${N} plain transfers per side, ${ACCOUNTS} sender accounts, concurrency ${CONCURRENCY}, anvil automine, SQLite store`);
+    console.log(
+      `  through the outbox:           ${outbox.perSecond.toFixed(1).padStart(8)} tx/s  ` +
+        `(all submitted in ${seconds(outbox.acceptedMs)}, all receipts recorded in ${seconds(outbox.totalMs)})`,
+    );
+    console.log(
+      `  raw eth_sendRawTransaction:   ${raw.perSecond.toFixed(1).padStart(8)} tx/s  ` +
+        `(pre-signed; all sent in ${seconds(raw.acceptedMs)}, all mined in ${seconds(raw.totalMs)})`,
+    );
+    console.log(`  ratio outbox / raw:           ${ratio.toFixed(2).padStart(8)}       (target >= ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'})`);
+  } finally {
+    await services?.close();
+    await chain?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: Error) => {
+    console.error(`outbox bench failed: ${error.stack ?? error.message}`);
+    process.exit(1);
+  },
+);
