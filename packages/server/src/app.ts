@@ -3,6 +3,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Services } from './services.ts';
 import { isAppError } from './errors/app-error.ts';
 import { healthRoutes } from './health/routes.ts';
+import { a2aRoutes } from './a2a/routes.ts';
+import { A2aRuntime } from './a2a/runtime.ts';
+import { walletAppRoutes } from './wallet-app/routes.ts';
+import { walletPageRoutes } from './wallet-app/page.ts';
+import { partnerApiRoutes } from './partner-api/index.ts';
+import { fileRoutes } from './uploads/file-routes.ts';
 
 export interface BuildAppOptions {
   services: Services;
@@ -25,6 +31,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     // Validation errors of every route become the registry's 400 body.
     ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false } },
     bodyLimit: 1024 * 1024,
+    trustProxy: options.services.config.trustProxy,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.decorate('services', options.services);
 
@@ -40,5 +47,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.setNotFoundHandler((_request, reply) => reply.status(404).send({ code: 404, err: 'not Found' }));
 
   await app.register(healthRoutes);
+  // Family B and the wallet-app API share one runtime: approvals wake the result long-polls.
+  const a2a = new A2aRuntime(options.services);
+  await app.register(a2aRoutes, { prefix: '/v2/a2a', runtime: a2a });
+  await app.register(walletAppRoutes, { listener: a2a });
+  await app.register(walletPageRoutes);
+  await app.register(partnerApiRoutes);
+  await app.register(fileRoutes);
   return app as unknown as App;
 }

@@ -7,6 +7,8 @@ import { loadMasterKey } from './custody/master-key.ts';
 import { ensureOperator, fundOperatorOnManagedChains, type Operator } from './operator/operator.ts';
 import { TransactionOutbox } from './outbox/outbox.ts';
 import { openStore, type Store } from './store/database.ts';
+import { deriveTokenKey } from './partner-api/auth/tokens.ts';
+import { openFileStorage, type FileStorage } from './storage/index.ts';
 
 /** Everything a running service (or a CLI command) works with, opened once. */
 export interface Services {
@@ -16,6 +18,10 @@ export interface Services {
   chains: ChainRegistry;
   outbox: TransactionOutbox;
   operator: Operator;
+  /** Uploaded files (A4 to A6): the data directory or an S3-compatible bucket. */
+  files: FileStorage;
+  /** HMAC key of partner access tokens, derived from the master key (partner-api/auth/tokens.ts). */
+  tokenKey: Uint8Array;
   log: Logger;
   close(): Promise<void>;
 }
@@ -45,6 +51,9 @@ export async function openServices(config: Readonly<Config>, options: OpenServic
     });
     closers.push(() => store.close());
     const vault = new KeyVault(store.db, masterKey);
+    const tokenKey = deriveTokenKey(masterKey);
+    const files = await openFileStorage(config);
+    closers.push(() => files.close());
     const chains = await ChainRegistry.connect(config, {
       mode: options.chainMode,
       log: (message) => log.info(message),
@@ -71,7 +80,7 @@ export async function openServices(config: Readonly<Config>, options: OpenServic
       await outbox.start();
       closers.push(() => outbox.stop());
     }
-    return { config, store, vault, chains, outbox, operator, log, close };
+    return { config, store, vault, chains, outbox, operator, files, tokenKey, log, close };
   } catch (error) {
     await close();
     throw error;

@@ -104,7 +104,7 @@ export function createChainContext(
   });
   const client = createPublicClient({
     chain: viemChain,
-    transport: http(rpcUrl, { retryCount: 1, timeout: 15_000 }),
+    transport: http(rpcUrl, { batch: { wait: 0 }, retryCount: 1, timeout: 15_000 }),
   }) as PublicClient;
   return { name, chainId, messagePrefix, rpcUrl, viemChain, client, node, managed };
 }

@@ -5,9 +5,11 @@ import { isAppError } from '../errors/app-error.ts';
 import { openServices, type Services } from '../services.ts';
 import { sha256Hex } from '../custody/passwords.ts';
 import { approvePartner, createPartner, unlockPartnerPin } from '../partners/commands.ts';
+import { assertPartnerProgramOpen } from '../partner-api/program-window.ts';
 import { createUser } from '../users/commands.ts';
 import { faucet } from '../operator/faucet.ts';
 import { serve } from './serve.ts';
+import { a2aCommands, A2A_CLI_OPTIONS, A2A_CLI_USAGE } from '../a2a/cli-commands.ts';
 
 const USAGE = `wallet-service: the wallet service and its operator commands
 
@@ -16,7 +18,8 @@ Usage: wallet-service <command> [options]
 Commands:
   serve                                   run the service (what npm start runs)
   partner create --email E --password P --pin PIN --name N --phone PH --service-name S
-                                          register a partner (status 20)
+                                          register a partner (status 20); refused (440) once
+                                          partnerProgram.endsAt has passed
   partner approve --email E [--mint-limit N]
                                           approve it: deploys its card contract (status 1)
   partner unlock --email E                allow PIN signing again after 5 wrong PINs
@@ -24,6 +27,7 @@ Commands:
                                           create a wallet member
   faucet --to ADDRESS --amount COIN [--chain main]
                                           send coins from the operator account
+${A2A_CLI_USAGE}
 
 Global options:
   --data-dir DIR    data directory (default ./data, env WALLET_DATA_DIR)
@@ -52,6 +56,7 @@ const OPTIONS = {
   to: { type: 'string' },
   amount: { type: 'string' },
   chain: { type: 'string' },
+  ...A2A_CLI_OPTIONS,
 } satisfies ParseArgsConfig['options'];
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -78,11 +83,18 @@ export async function main(argv: string[]): Promise<number> {
       overrides: overridesFrom(values),
     });
     if (command === 'serve') return await serve(config);
-    const handler = COMMANDS[command];
-    if (!handler) throw new UsageError(`unknown command "${command}". Run wallet-service --help for usage.`);
+    // The longest command name that starts the positionals; what follows are its arguments (blacklist add ADDRESS).
+    const name = Object.keys(COMMANDS)
+      .filter((key) => command === key || command.startsWith(`${key} `))
+      .sort((a, b) => b.length - a.length)[0];
+    const handler = name ? COMMANDS[name] : undefined;
+    if (!name || !handler) throw new UsageError(`unknown command "${command}". Run wallet-service --help for usage.`);
+    const args = positionals.slice(name.split(' ').length);
+    // Only handlers that declare the third parameter take positional arguments.
+    if (args.length > 0 && handler.length < 3) throw new UsageError(`unknown command "${command}". Run wallet-service --help for usage.`);
     const services = await openServices(config, { chainMode: 'attach', runOutbox: true, log: quietLogger(config) });
     try {
-      const result = await handler(services, values);
+      const result = await handler(services, values, args);
       print(result, values.json ?? false);
       return 0;
     } finally {
@@ -95,10 +107,12 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-type Handler = (services: Services, values: Values) => Promise<Record<string, unknown>>;
+type Handler = (services: Services, values: Values, args: string[]) => Promise<Record<string, unknown>>;
 
 const COMMANDS: Record<string, Handler> = {
   'partner create': async (services, values) => {
+    // After partnerProgram.endsAt the program takes no new partners (error 440).
+    assertPartnerProgramOpen(services.config);
     const partner = await createPartner(services, {
       email: required(values, 'email'),
       passwordHash: sha256Hex(required(values, 'password')),
@@ -146,6 +160,7 @@ const COMMANDS: Record<string, Handler> = {
     });
     return { tx_hash: transaction.txHash, status: transaction.receiptStatus ?? transaction.status, chain: transaction.chain };
   },
+  ...a2aCommands,
 };
 
 function overridesFrom(values: Values): ConfigOverrides {

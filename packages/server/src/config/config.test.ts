@@ -47,6 +47,9 @@ test('environment variables override the file, which overrides the defaults', ()
     messagePrefix: '\x19Ethereum Signed Message:\n',
   });
   assert.equal(loadConfig({ env: { WALLET_CHAIN_MAIN: 'off' } }).chains.main, null);
+  assert.equal(loadConfig({ env: {} }).trustProxy, false);
+  assert.equal(loadConfig({ env: { WALLET_TRUST_PROXY: 'true' } }).trustProxy, true);
+  assert.equal(loadConfig({ env: { WALLET_TRUST_PROXY: '10.0.0.0/8' } }).trustProxy, '10.0.0.0/8');
 });
 
 test('invalid values are refused at start with every problem named', () => {

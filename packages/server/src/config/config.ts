@@ -7,6 +7,9 @@ import { Value } from 'typebox/value';
 export const CHAIN_NAMES = ['main', 'ethereum', 'polygon'] as const;
 export type ChainName = (typeof CHAIN_NAMES)[number];
 
+/** ISO 8601 date and time with an explicit offset (Z or +hh:mm): a closing time must not depend on the host's zone. */
+const ISO_DATE_TIME_WITH_OFFSET = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:\\d{2})$';
+
 const MessagePrefix = Type.String({ minLength: 1, description: 'Prefix of sign_message: prefix + decimal byte length + message' });
 
 const ManagedChain = Type.Object(
@@ -36,10 +39,27 @@ const ExternalChain = Type.Object(
 
 const ChainSetting = Type.Union([ManagedChain, ExternalChain, Type.Null()]);
 
+/** Where App2App links send the user: the wallet's web host and its mobile app. */
+const A2aLinks = Type.Object(
+  {
+    /** Web host of the wallet (universal links, QR codes); null: this service's publicUrl. */
+    webUrl: Type.Union([Type.String({ pattern: '^https?://' }), Type.Null()]),
+    appScheme: Type.String({ pattern: '^[a-z][a-z0-9+.-]*$' }),
+    appHost: Type.String({ minLength: 1 }),
+    appPackage: Type.String({ minLength: 1 }),
+  },
+  { additionalProperties: false },
+);
+
 export const ConfigSchema = Type.Object(
   {
     host: Type.String({ minLength: 1 }),
     port: Type.Integer({ minimum: 0, maximum: 65535 }),
+    /**
+     * Behind a reverse proxy: true trusts X-Forwarded-For from any hop, a string lists the proxy
+     * addresses/CIDRs to trust. Rate limits and sign-in back-off count the client address it yields.
+     */
+    trustProxy: Type.Union([Type.Boolean(), Type.String({ minLength: 1 })]),
     /** Base URL that clients reach the service at; used in card URIs and links. */
     publicUrl: Type.String({ pattern: '^https?://' }),
     dataDir: Type.String({ minLength: 1 }),
@@ -85,6 +105,93 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false },
     ),
+    a2a: Type.Object(
+      {
+        /** Seconds from prepare to expiration_time. */
+        requestLifetimeSeconds: Type.Integer({ minimum: 1 }),
+        /** Seconds a finished (or expired) request stays readable before it answers 6000. */
+        resultRetentionSeconds: Type.Integer({ minimum: 1 }),
+        /** execute_contract approvals per member and day (time zone `timeZone`); 0: no limit. */
+        executeContractDailyLimit: Type.Integer({ minimum: 0 }),
+        /** How often a long-poll of result re-reads the store for changes made by other processes. */
+        resultPollIntervalMs: Type.Integer({ minimum: 10 }),
+        /** Coins the operator sends a new fee payer on an embedded chain. */
+        feePayerFundingCoins: Type.Number({ minimum: 0 }),
+        links: A2aLinks,
+        globalLinks: A2aLinks,
+        /** symbol_img of the card query, by lower-case contract address. */
+        cardImages: Type.Record(Type.String(), Type.String()),
+      },
+      { additionalProperties: false },
+    ),
+    walletApp: Type.Object(
+      {
+        /** Lifetime of a wallet-app session. */
+        sessionLifetimeSeconds: Type.Integer({ minimum: 60 }),
+      },
+      { additionalProperties: false },
+    ),
+    partnerProgram: Type.Object(
+      {
+        /** First instant at which Family A is closed (ISO 8601 with offset); null keeps it open. */
+        endsAt: Type.Union([Type.String({ pattern: ISO_DATE_TIME_WITH_OFFSET }), Type.Null()]),
+      },
+      { additionalProperties: false },
+    ),
+    partnerApi: Type.Object(
+      {
+        /** Requests per client address and window on every Family A route (per service process). */
+        rateLimit: Type.Object(
+          { max: Type.Integer({ minimum: 1 }), timeWindowMs: Type.Integer({ minimum: 1 }) },
+          { additionalProperties: false },
+        ),
+        /** Back-off after wrong passwords (sign-in and password change), kept in the store. */
+        signInThrottle: Type.Object(
+          {
+            /** Wrong passwords from one client address before it has to wait. */
+            addressFreeFailures: Type.Integer({ minimum: 1 }),
+            /** Wrong passwords for one account, from any address, before it has to wait. */
+            accountFreeFailures: Type.Integer({ minimum: 1 }),
+            /** Wait after the first failure past the free ones; doubles with each further failure. */
+            baseDelayMs: Type.Integer({ minimum: 1 }),
+            /** Longest wait, so the real owner is never locked out for longer. */
+            maxDelayMs: Type.Integer({ minimum: 1 }),
+            /** Failures are forgotten when the last one is older than this. */
+            windowMs: Type.Integer({ minimum: 1 }),
+          },
+          { additionalProperties: false },
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    uploads: Type.Object(
+      {
+        /** Byte limit of an image on A4 and A5 (videos and every A6 file have the spec's 10 MiB). */
+        maxImageBytes: Type.Integer({ minimum: 1 }),
+      },
+      { additionalProperties: false },
+    ),
+    /** Where uploaded files live: the data directory, or an S3-compatible bucket. */
+    storage: Type.Union([
+      Type.Object({ kind: Type.Literal('local') }, { additionalProperties: false }),
+      Type.Object(
+        {
+          kind: Type.Literal('s3'),
+          bucket: Type.String({ minLength: 1 }),
+          region: Type.String({ minLength: 1 }),
+          /** Endpoint of an S3-compatible service (MinIO, Ceph, R2, ...); AWS when absent. */
+          endpoint: Type.Optional(Type.String({ pattern: '^https?://' })),
+          /** Path-style URLs (bucket in the path), which most S3-compatible services need. */
+          forcePathStyle: Type.Optional(Type.Boolean()),
+          /** Credentials; when absent the AWS SDK's default chain (AWS_ACCESS_KEY_ID, ...) is used. */
+          accessKeyId: Type.Optional(Type.String({ minLength: 1 })),
+          secretAccessKey: Type.Optional(Type.String({ minLength: 1 })),
+          /** Public files are linked at <publicBaseUrl>/<key> instead of through the service. */
+          publicBaseUrl: Type.Optional(Type.String({ pattern: '^https?://' })),
+        },
+        { additionalProperties: false },
+      ),
+    ]),
   },
   { additionalProperties: false },
 );
@@ -106,6 +213,7 @@ export function defaultConfig(): Config {
     host: '127.0.0.1',
     port: 3000,
     publicUrl: 'http://127.0.0.1:3000',
+    trustProxy: false,
     dataDir: './data',
     databaseUrl: null,
     masterKey: null,
@@ -120,6 +228,30 @@ export function defaultConfig(): Config {
     operator: { managedBalanceCoins: 1_000_000, partnerFundingCoins: 10 },
     partners: { defaultMintLimit: 10_000 },
     outbox: { pollIntervalMs: 200, rebroadcastAfterMs: 5_000 },
+    a2a: {
+      requestLifetimeSeconds: 600,
+      resultRetentionSeconds: 86_400,
+      executeContractDailyLimit: 100,
+      resultPollIntervalMs: 250,
+      feePayerFundingCoins: 10,
+      links: { webUrl: null, appScheme: 'walletapp', appHost: 'wallet', appPackage: 'com.example.wallet' },
+      globalLinks: { webUrl: null, appScheme: 'walletapp-global', appHost: 'wallet', appPackage: 'com.example.wallet.global' },
+      cardImages: {},
+    },
+    walletApp: { sessionLifetimeSeconds: 86_400 },
+    partnerProgram: { endsAt: null },
+    partnerApi: {
+      rateLimit: { max: 300, timeWindowMs: 60_000 },
+      signInThrottle: {
+        addressFreeFailures: 5,
+        accountFreeFailures: 10,
+        baseDelayMs: 30_000,
+        maxDelayMs: 15 * 60_000,
+        windowMs: 60 * 60_000,
+      },
+    },
+    uploads: { maxImageBytes: 20 * 1024 * 1024 },
+    storage: { kind: 'local' },
   };
 }
 
@@ -164,6 +296,9 @@ export function loadConfig(options: LoadConfigOptions = {}): Readonly<Config> {
   } catch {
     throw new ConfigError(`invalid configuration:\n  /timeZone: unknown time zone ${valid.timeZone}`);
   }
+  if (valid.partnerProgram.endsAt !== null && Number.isNaN(Date.parse(valid.partnerProgram.endsAt))) {
+    throw new ConfigError(`invalid configuration:\n  /partnerProgram/endsAt: not a date: ${valid.partnerProgram.endsAt}`);
+  }
   return deepFreeze(valid);
 }
 
@@ -180,6 +315,7 @@ function fromEnv(env: NodeJS.ProcessEnv): ConfigOverrides {
   if (env.HOST) result.host = env.HOST;
   if (env.PORT) result.port = toNumber(env.PORT, 'PORT');
   if (env.WALLET_PUBLIC_URL) result.publicUrl = env.WALLET_PUBLIC_URL;
+  if (env.WALLET_TRUST_PROXY) result.trustProxy = env.WALLET_TRUST_PROXY === 'true' ? true : env.WALLET_TRUST_PROXY === 'false' ? false : env.WALLET_TRUST_PROXY;
   if (env.WALLET_DATA_DIR) result.dataDir = env.WALLET_DATA_DIR;
   if (env.DATABASE_URL) result.databaseUrl = env.DATABASE_URL;
   if (env.WALLET_MASTER_KEY) result.masterKey = env.WALLET_MASTER_KEY;
@@ -201,6 +337,19 @@ function fromEnv(env: NodeJS.ProcessEnv): ConfigOverrides {
     }
   }
   if (Object.keys(chains).length > 0) result.chains = chains;
+  if (env.WALLET_PARTNER_PROGRAM_ENDS_AT) {
+    result.partnerProgram = { endsAt: env.WALLET_PARTNER_PROGRAM_ENDS_AT === 'never' ? null : env.WALLET_PARTNER_PROGRAM_ENDS_AT };
+  }
+  if (env.WALLET_S3_BUCKET) {
+    result.storage = {
+      kind: 's3',
+      bucket: env.WALLET_S3_BUCKET,
+      region: env.WALLET_S3_REGION ?? 'us-east-1',
+      ...(env.WALLET_S3_ENDPOINT ? { endpoint: env.WALLET_S3_ENDPOINT } : {}),
+      ...(env.WALLET_S3_FORCE_PATH_STYLE ? { forcePathStyle: env.WALLET_S3_FORCE_PATH_STYLE === 'true' } : {}),
+      ...(env.WALLET_S3_PUBLIC_BASE_URL ? { publicBaseUrl: env.WALLET_S3_PUBLIC_BASE_URL } : {}),
+    };
+  }
   return result as ConfigOverrides;
 }
 
@@ -227,8 +376,9 @@ function merge(base: unknown, patch: unknown): unknown {
   if (patch === undefined) return base;
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
   if (base === null || typeof base !== 'object' || Array.isArray(base)) return patch;
-  // A chain setting that names its mode replaces the default one instead of mixing with it.
+  // A chain (or storage) setting that names its mode (kind) replaces the default one instead of mixing with it.
   if ('mode' in patch && (patch as { mode: unknown }).mode !== (base as { mode?: unknown }).mode) return patch;
+  if ('kind' in patch && (patch as { kind: unknown }).kind !== (base as { kind?: unknown }).kind) return patch;
   const result: Record<string, unknown> = { ...(base as Record<string, unknown>) };
   for (const [key, value] of Object.entries(patch)) result[key] = merge(result[key], value);
   return result;

@@ -13,6 +13,7 @@ export const errorCodes = {
   404: { http: 404, message: 'not Found' },
   500: { http: 500, message: 'internal server error' },
   503: { http: 503, message: 'service unavailable' },
+  429: { http: 429, message: 'too many requests' },
 
   // Family A: accounts and sign-in
   410: { http: 400, message: 'invalid birth for account creation' },
@@ -37,6 +38,8 @@ export const errorCodes = {
   4006: { http: 401, message: 'invalid pin code' },
   4007: { http: 400, message: 'not allow the same code as before' },
   4044: { http: 401, message: 'access token does not exist' },
+  4008: { http: 429, message: 'too many wrong passwords, try again later' },
+  440: { http: 401, message: 'content is not active' },
 
   // Family A: limits
   4070: { http: 400, message: 'send token count daily limit exceeded' },

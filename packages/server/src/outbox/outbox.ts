@@ -101,11 +101,13 @@ export class TransactionOutbox {
     const from = submission.signer.address.toLowerCase() as Address;
     const value = submission.value ?? 0n;
     const data = submission.data ?? '0x';
-    const gas = submission.gas ?? (await this.estimateGas(chain, from, submission.to, data, value));
-    const fees = await this.fees(chain);
+    const [gas, fees, balance] = await Promise.all([
+      submission.gas ?? this.estimateGas(chain, from, submission.to, data, value),
+      this.fees(chain),
+      chain.client.getBalance({ address: from, blockTag: 'pending' }),
+    ]);
     // A transaction that can never pay would hold back every later nonce of the account: refuse it now.
     const cost = value + gas * fees.maxFeePerGas;
-    const balance = await chain.client.getBalance({ address: from, blockTag: 'pending' });
     if (balance < cost) {
       throw new OutboxRefusal('insufficient_funds', `balance ${balance} wei is below the ${cost} wei this transaction may cost`);
     }

@@ -12,6 +12,19 @@ export interface Database {
   account_nonces: AccountNonceTable;
   outbox_transactions: OutboxTransactionTable;
   service_settings: ServiceSettingTable;
+  sign_in_failures: SignInFailureTable;
+  uploaded_files: UploadedFileTable;
+  a2a_requests: A2aRequestTable;
+  a2a_service_keys: A2aServiceKeyTable;
+  a2a_fee_credentials: A2aFeeCredentialTable;
+  a2a_blacklist: A2aBlacklistTable;
+  a2a_daily_counts: A2aDailyCountTable;
+  wallet_sessions: WalletSessionTable;
+  indexed_cards: IndexedCardTable;
+  indexed_card_transfers: IndexedCardTransferTable;
+  indexed_card_holdings: IndexedCardHoldingTable;
+  card_index_cursors: CardIndexCursorTable;
+  card_index_blocks: CardIndexBlockTable;
 }
 
 export type KeyOwnerType = 'operator' | 'partner' | 'user' | 'fee_payer';
@@ -133,6 +146,188 @@ export interface ServiceSettingTable {
   value: string;
 }
 
+/** App2App request states of the API (see docs/app2app.md). */
+export type A2aRequestStatus = 'prepared' | 'requested' | 'completed' | 'canceled' | 'error';
+
+export interface A2aRequestTable {
+  /** 128 random bits, 8-4-4-4-12 hex. */
+  request_key: string;
+  type: string;
+  chain: string;
+  status: A2aRequestStatus;
+  bapp_name: string;
+  /** JSON `{ success?, fail? }` or null. */
+  bapp_callback: string | null;
+  /** JSON of the validated action: exactly what approval executes. */
+  action: string;
+  estimated_gas: string | null;
+  service_key_id: string | null;
+  fee_credential_id: string | null;
+  /** The member who opened or approved the request. */
+  user_id: string | null;
+  /** Set by the one approval that won the claim; executions are never run twice. */
+  execution_id: string | null;
+  /** JSON of the result of a completed request. */
+  result: string | null;
+  error_code: number | null;
+  error_message: string | null;
+  /** Bumped at every state change; long-polls compare it. */
+  version: Generated<number>;
+  expiration_time: number;
+  /** When it reached completed, canceled or error; results stay readable for a retention period after. */
+  finished_at: number | null;
+  /** Coins the fee payer advanced to the member before a fee-delegated transaction. */
+  fee_advance_wei: string | null;
+  /** When the fee payer settled the fee of a fee-delegated transaction. */
+  fee_settled_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface A2aServiceKeyTable {
+  id: string;
+  name: string;
+  /** SHA-256 hex of the service key; the key itself is never stored. */
+  lookup_hash: string;
+  /** hex HMAC key of ci_hash, derived from the service key (docs/app2app.md). */
+  ci_key: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface A2aFeeCredentialTable {
+  id: string;
+  chain: string;
+  /** SHA-256 hex of the credential; the credential itself is never stored. */
+  lookup_hash: string;
+  /** Server-protected signing key of the fee payer. */
+  key_id: string;
+  payer_address: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface A2aBlacklistTable {
+  /** Lower-case 0x address. */
+  address: string;
+  reason: string | null;
+  created_at: number;
+}
+
+export interface A2aDailyCountTable {
+  user_id: string;
+  kind: string;
+  /** YYYY-MM-DD in the configured time zone. */
+  day: string;
+  count: number;
+}
+
+export interface WalletSessionTable {
+  id: string;
+  /** SHA-256 hex of the bearer token. */
+  token_hash: string;
+  user_id: string;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+/** Wrong passwords counted per account or per client address (Family A sign-in back-off). */
+export interface SignInFailureTable {
+  /** `account:<partner id>` or `address:<client address>`. */
+  scope: string;
+  /** Wrong passwords since the count last started (it restarts when the last one is older than the window). */
+  failures: number;
+  last_failure_ms: number;
+  /** Attempts are refused (4008) before this time; 0 when not blocked. */
+  blocked_until_ms: number;
+}
+
+export type UploadVisibility = 'public' | 'secure';
+export type UploadKind = 'image' | 'video';
+
+/** A file accepted by A4, A5 or A6. The bytes live in the file storage under storage_key. */
+export interface UploadedFileTable {
+  /** `<uuid>.<ext>`: what URLs and the A6 answer name. */
+  name: string;
+  /** `public/<name>` or `secure/<name>`. */
+  storage_key: string;
+  visibility: UploadVisibility;
+  /** The partner that uploaded it. */
+  partner_id: string;
+  kind: UploadKind;
+  /** From the sniffed bytes, never from the client. */
+  content_type: string;
+  size_bytes: number;
+  width: number;
+  height: number;
+  created_at: number;
+}
+
+/**
+ * A card (ERC-721 token) as the chain's Transfer logs say (src/card-index). Addresses are
+ * lower-case 0x; `updated_block`/`updated_log_index` is the position of the last log applied.
+ */
+export interface IndexedCardTable {
+  chain: string;
+  contract: string;
+  token_id: number;
+  /** Zero address once burned. */
+  owner: string;
+  /** The previous owner; the zero address for a card that was never transferred. */
+  sender: string;
+  /** Null only when the mint lies before the block the contract was followed from. */
+  mint_tx_hash: string | null;
+  last_tx_hash: string;
+  minted_at: number | null;
+  minted_block: number | null;
+  updated_at: number;
+  updated_block: number;
+  updated_log_index: number;
+  /** 1 once burned (kept so a card id is never reused silently), else 0. */
+  burned: number;
+}
+
+/** Journal of applied Transfer logs: a rewind re-derives cards from what remains of it. */
+export interface IndexedCardTransferTable {
+  chain: string;
+  block_number: number;
+  log_index: number;
+  contract: string;
+  token_id: number;
+  from_address: string;
+  to_address: string;
+  tx_hash: string;
+  /** Epoch seconds of the block. */
+  block_time: number;
+}
+
+/** Unburned cards per (owner, contract), kept with the cards so grouping by contract is a keyset read. */
+export interface IndexedCardHoldingTable {
+  chain: string;
+  owner: string;
+  contract: string;
+  card_count: number;
+}
+
+/** How far the card indexer has applied the logs of one contract. */
+export interface CardIndexCursorTable {
+  chain: string;
+  contract: string;
+  /** Last block whose logs are applied; -1 before the first. */
+  last_block: number;
+  /** Hash of last_block when it was applied; null for a start position nothing was applied at. */
+  last_block_hash: string | null;
+  updated_ms: number;
+}
+
+/** Hashes of recently applied blocks, to find where the chain forked away from the index. */
+export interface CardIndexBlockTable {
+  chain: string;
+  block_number: number;
+  block_hash: string;
+}
+
 export type SigningKeyRow = Selectable<SigningKeyTable>;
 export type NewSigningKey = Insertable<SigningKeyTable>;
 export type PartnerRow = Selectable<PartnerTable>;
@@ -140,3 +335,7 @@ export type PartnerUpdate = Updateable<PartnerTable>;
 export type UserRow = Selectable<UserTable>;
 export type OutboxRow = Selectable<OutboxTransactionTable>;
 export type NftContractRow = Selectable<NftContractTable>;
+export type A2aRequestRow = Selectable<A2aRequestTable>;
+export type WalletSessionRow = Selectable<WalletSessionTable>;
+export type UploadedFileRow = Selectable<UploadedFileTable>;
+export type IndexedCardRow = Selectable<IndexedCardTable>;

@@ -1,5 +1,8 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import * as initial from './001-initial.ts';
+import * as partnerAccess from './002-partner-access.ts';
+import * as app2app from './003-app2app.ts';
+import * as cardIndex from './004-card-index.ts';
 
 export type StoreDialect = 'sqlite' | 'postgres';
 export interface MigrationContext {
@@ -13,6 +16,9 @@ interface MigrationModule {
 /** Every migration, in order. Names sort; a new one goes at the end and is never edited after release. */
 const migrations: Record<string, MigrationModule> = {
   '001-initial': initial,
+  '002-partner-access': partnerAccess,
+  '003-app2app': app2app,
+  '004-card-index': cardIndex,
 };
 
 export function migrationProvider(context: MigrationContext): MigrationProvider {

@@ -1,0 +1,33 @@
+import { AppError } from '../errors/app-error.ts';
+
+/**
+ * Converts a decimal amount string ("1.5") into smallest units for `decimals` places. Refuses
+ * (6404) anything that is not a plain decimal string, a negative or zero amount, and more fraction
+ * digits than the unit has.
+ *
+ * @example parseAmount('1.5', 18) // 1_500_000_000_000_000_000n
+ */
+export function parseAmount(value: unknown, decimals: number, field = 'amount'): bigint {
+  if (typeof value !== 'string') throw new AppError(6404, { detail: `${field} must be a decimal string` });
+  const text = value.trim();
+  if (/^-/.test(text)) throw new AppError(6404, { detail: `${field} must not be negative` });
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!match) throw new AppError(6404, { detail: `${field} "${value}" is not a decimal number` });
+  const whole = match[1]!;
+  const fraction = match[2] ?? '';
+  if (fraction.length > decimals) {
+    throw new AppError(6404, { detail: `${field} has ${fraction.length} decimals; at most ${decimals} are allowed` });
+  }
+  const units = BigInt(whole) * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, '0') || '0');
+  if (units === 0n) throw new AppError(6404, { detail: `${field} must be greater than zero` });
+  return units;
+}
+
+/** Formats smallest units as a decimal amount without trailing zeros. */
+export function formatUnits(units: bigint, decimals: number): string {
+  const negative = units < 0n;
+  const digits = (negative ? -units : units).toString().padStart(decimals + 1, '0');
+  const whole = digits.slice(0, digits.length - decimals);
+  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, '');
+  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+}

@@ -1,0 +1,288 @@
+import { randomUUID } from 'node:crypto';
+import { encodeFunctionData, type Address } from 'viem';
+import { deriveChainAddresses } from '../custody/chain-addresses.ts';
+import type { UnlockedKey } from '../custody/key-vault.ts';
+import { AppError, isAppError } from '../errors/app-error.ts';
+import { OutboxRefusal } from '../outbox/outbox.ts';
+import type { Services } from '../services.ts';
+import { epochSeconds } from '../store/database.ts';
+import type { A2aRequestRow, UserRow } from '../store/schema.ts';
+import { isTransactionAction, type Action, type PreparedCall, type TransactionAction } from './actions.ts';
+import { advanceFee } from './fee-delegation.ts';
+import { signMessageAction } from './message-signing.ts';
+import { assertNotBlacklisted, returnDailyAllowance, takeDailyAllowance } from './policies.ts';
+import { cancelRequest, claimExecution, completeRequest, failRequest, findRequest, markRequested } from './request-store.ts';
+import { RequestKeyError } from './request-error.ts';
+import { normalizeRequestKey } from './request-key.ts';
+import { presentRequest, type ResultAnswer, type StoredOutcome } from './result.ts';
+import { ciHashFor } from './service-keys.ts';
+import { gasLimitOf, simulateCall } from './simulation.ts';
+import { erc721Abi } from './token-contracts.ts';
+
+/** Told when a request changed state in this process, so long-polls answer at once. */
+export interface RequestChangeListener {
+  requestChanged(requestKey: string): void;
+  /** A fee-delegated transaction was submitted; its fee is settled once it is mined. */
+  feeDelegatedSubmitted?(requestKey: string, outboxId: string): void;
+}
+
+/** A request a member may act on, with its validated action. */
+export interface OpenRequest {
+  row: A2aRequestRow;
+  action: Action;
+}
+
+/**
+ * The wallet app opened the request: prepared → requested. 6000 unknown key, 6001 expired,
+ * 6011 finished or being executed.
+ */
+export async function openRequest(
+  services: Services,
+  input: { requestKey: string; userId: string },
+  listener?: RequestChangeListener,
+): Promise<OpenRequest> {
+  const now = epochSeconds();
+  const row = await loadOpenRequest(services, input.requestKey, now);
+  if (!(await markRequested(services.store.db, row.request_key, input.userId, now))) throw await stateError(services, row.request_key);
+  if (row.status === 'prepared') listener?.requestChanged(row.request_key);
+  const opened = (await findRequest(services.store.db, row.request_key))!;
+  return { row: opened, action: JSON.parse(opened.action) as Action };
+}
+
+/** The request as the member would approve it, without changing its state. */
+export async function viewRequest(services: Services, requestKey: string): Promise<OpenRequest> {
+  const row = await findLiveRequest(services, requestKey, epochSeconds());
+  return { row, action: JSON.parse(row.action) as Action };
+}
+
+/**
+ * The member confirmed with the PIN. The PIN is checked first (a wrong one changes nothing); then
+ * one conditional UPDATE claims the request, so of two approvals (in any processes) exactly one
+ * executes and the other gets 6011. Policy refusals and execution failures finish the request as
+ * `error`; the answer is the request's result either way (B3 shape).
+ */
+export async function approveRequest(
+  services: Services,
+  input: { requestKey: string; userId: string; pinHash: string },
+  listener?: RequestChangeListener,
+): Promise<ResultAnswer> {
+  const db = services.store.db;
+  const row = await loadOpenRequest(services, input.requestKey, epochSeconds());
+  const member = await findMember(services, input.userId);
+  const executionId = randomUUID();
+
+  if (member.status !== 1) {
+    if (!(await claimExecution(db, row.request_key, executionId, member.id, epochSeconds()))) throw await stateError(services, row.request_key);
+    await finishWithError(services, row, executionId, new AppError(6501, { detail: `the member's status is ${member.status}` }));
+    listener?.requestChanged(row.request_key);
+    return presentRequest(services, (await findRequest(db, row.request_key))!);
+  }
+
+  const key = await services.vault.unlock(member.key_id, input.pinHash);
+  if (!(await claimExecution(db, row.request_key, executionId, member.id, epochSeconds()))) throw await stateError(services, row.request_key);
+
+  const action = JSON.parse(row.action) as Action;
+  try {
+    const outcome = await execute(services, row, action, member, key, listener);
+    await completeRequest(db, row.request_key, executionId, outcome, epochSeconds());
+  } catch (error) {
+    const sent = isTransactionAction(action) ? await services.outbox.findByIdempotencyKey(row.request_key) : undefined;
+    if (sent) {
+      // The transaction is stored and will be sent: the request completed whatever failed after.
+      await completeRequest(db, row.request_key, executionId, { result: { tx_hash: sent.txHash } }, epochSeconds());
+      if (!isAppError(error)) services.log.error(error as Error);
+    } else {
+      await finishWithError(services, row, executionId, error);
+    }
+  }
+  listener?.requestChanged(row.request_key);
+  return presentRequest(services, (await findRequest(db, row.request_key))!);
+}
+
+/** The member canceled in the wallet app: canceled, unless an approval already claimed it. */
+export async function cancelRequestAsMember(
+  services: Services,
+  input: { requestKey: string; userId: string },
+  listener?: RequestChangeListener,
+): Promise<ResultAnswer> {
+  const row = await loadOpenRequest(services, input.requestKey, epochSeconds());
+  if (!(await cancelRequest(services.store.db, row.request_key, input.userId, epochSeconds()))) throw await stateError(services, row.request_key);
+  listener?.requestChanged(row.request_key);
+  return presentRequest(services, (await findRequest(services.store.db, row.request_key))!);
+}
+
+async function execute(
+  services: Services,
+  row: A2aRequestRow,
+  action: Action,
+  member: UserRow,
+  key: UnlockedKey,
+  listener: RequestChangeListener | undefined,
+): Promise<StoredOutcome> {
+  const memberAddress = key.address.toLowerCase() as Address;
+  if (action.type !== 'auth' && action.from && action.from !== memberAddress) {
+    throw new AppError(6411, { detail: `the request is from ${action.from}; the member's address is ${memberAddress}` });
+  }
+  const transaction = isTransactionAction(action) ? action : undefined;
+  await assertNotBlacklisted(services.store.db, [
+    memberAddress,
+    transaction?.call.to,
+    transaction && 'contract' in transaction ? transaction.contract : undefined,
+    transaction && 'to' in transaction ? transaction.to : undefined,
+  ]);
+
+  switch (action.type) {
+    case 'auth': {
+      const addresses = key.mnemonic ? deriveChainAddresses(key.mnemonic) : {};
+      const ciHash = row.service_key_id ? await ciHashFor(services.store.db, row.service_key_id, member) : undefined;
+      return {
+        result: { main_address: memberAddress, evm_address: memberAddress, ...addresses },
+        ...(ciHash ? { ci_hash: ciHash } : {}),
+      };
+    }
+    case 'sign_message':
+    case 'sign_message_eip191':
+    case 'sign_typedData_v4': {
+      const prefix = services.chains.get(row.chain).messagePrefix;
+      return { result: { ...(await signMessageAction(key.account, action, prefix)) } };
+    }
+    case 'send_coin':
+    case 'send_token':
+    case 'send_card':
+    case 'execute_contract':
+      return sendTransaction(services, row, action, member, key, listener);
+  }
+}
+
+async function sendTransaction(
+  services: Services,
+  row: A2aRequestRow,
+  action: TransactionAction,
+  member: UserRow,
+  key: UnlockedKey,
+  listener: RequestChangeListener | undefined,
+): Promise<StoredOutcome> {
+  const db = services.store.db;
+  const chain = services.chains.get(row.chain);
+  const sender = key.address.toLowerCase() as Address;
+  const call = transactionCall(action, sender);
+  const allowance =
+    action.type === 'execute_contract'
+      ? await takeDailyAllowance(db, {
+          userId: member.id,
+          kind: 'execute_contract',
+          limit: services.config.a2a.executeContractDailyLimit,
+          timeZone: services.config.timeZone,
+        })
+      : undefined;
+  try {
+    const feeDelegated = row.fee_credential_id !== null;
+    const estimate = await simulateCall(chain, call, sender, {
+      feeDelegated,
+      ...(action.type === 'execute_contract' ? { abi: action.abi } : {}),
+    });
+    const gas = feeDelegated ? gasLimitOf(estimate) : undefined;
+    if (row.fee_credential_id && gas !== undefined) {
+      await advanceFee(services, {
+        requestKey: row.request_key,
+        credentialId: row.fee_credential_id,
+        chain,
+        member: sender,
+        value: BigInt(call.value),
+        gas,
+      });
+    }
+    const submitted = await services.outbox.submit({
+      idempotencyKey: row.request_key,
+      chain: chain.name,
+      signer: { address: key.address, account: key.account },
+      to: call.to,
+      data: call.data,
+      value: BigInt(call.value),
+      ...(gas !== undefined ? { gas } : {}),
+    });
+    if (feeDelegated) listener?.feeDelegatedSubmitted?.(row.request_key, submitted.id);
+    return { result: { tx_hash: submitted.txHash } };
+  } catch (error) {
+    if (!(await services.outbox.findByIdempotencyKey(row.request_key))) await returnDailyAllowance(db, allowance);
+    if (error instanceof OutboxRefusal) {
+      throw new AppError(error.reason === 'reverted' ? 6414 : 6412, { detail: error.message, cause: error });
+    }
+    throw error;
+  }
+}
+
+/** The call a member sends: a card transfer names its sender, which is the approving member. */
+export function transactionCall(action: TransactionAction, sender: Address): PreparedCall {
+  if (action.type !== 'send_card') return action.call;
+  return {
+    ...action.call,
+    data: encodeFunctionData({
+      abi: erc721Abi,
+      functionName: 'safeTransferFrom',
+      args: [sender, action.to, BigInt(action.card_id)],
+    }),
+  };
+}
+
+async function finishWithError(services: Services, row: A2aRequestRow, executionId: string, error: unknown): Promise<void> {
+  let code = 500;
+  let message: string = 'internal server error';
+  if (isAppError(error)) {
+    code = error.code;
+    message = error.detail ?? error.message;
+  } else {
+    services.log.error(error as Error);
+  }
+  await failRequest(services.store.db, row.request_key, executionId, { code, message }, epochSeconds());
+}
+
+/** A request that is still open: 6000 unknown, 6001 expired, 6011 finished. */
+async function loadOpenRequest(services: Services, requestKeyInput: string, now: number): Promise<A2aRequestRow> {
+  const row = await findLiveRequest(services, requestKeyInput, now);
+  if (row.status !== 'prepared' && row.status !== 'requested') throw new AppError(6011, { detail: `the request is ${row.status}` });
+  if (row.execution_id) throw new AppError(6011, { detail: 'the request is being executed' });
+  return row;
+}
+
+/** A request that exists and is within its lifetime (or finished and within retention). */
+async function findLiveRequest(services: Services, requestKeyInput: string, now: number): Promise<A2aRequestRow> {
+  const requestKey = normalizeRequestKey(requestKeyInput);
+  const row = requestKey ? await findRequest(services.store.db, requestKey) : undefined;
+  if (!row) throw new AppError(6000);
+  const open = row.status === 'prepared' || row.status === 'requested';
+  const retention = services.config.a2a.resultRetentionSeconds;
+  if (open && now >= Number(row.expiration_time)) {
+    if (now > Number(row.expiration_time) + retention) throw new AppError(6000);
+    throw new RequestKeyError(6001, row.request_key, Number(row.expiration_time));
+  }
+  if (!open && row.finished_at !== null && now > Number(row.finished_at) + retention) throw new AppError(6000);
+  return row;
+}
+
+/** Why a state change lost its race: the request expired, finished, or another approval holds it. */
+async function stateError(services: Services, requestKey: string): Promise<AppError> {
+  try {
+    await loadOpenRequest(services, requestKey, epochSeconds());
+  } catch (error) {
+    return error as AppError;
+  }
+  return new AppError(6011);
+}
+
+async function findMember(services: Services, userId: string): Promise<UserRow> {
+  const member = await services.store.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+  if (!member) throw new AppError(406);
+  return member;
+}
+
+/** The member with this e-mail (the CLI approves on behalf of one). */
+export async function findMemberByEmail(services: Services, email: string): Promise<UserRow> {
+  const member = await services.store.db
+    .selectFrom('users')
+    .selectAll()
+    .where('email', '=', email.trim().toLowerCase())
+    .executeTakeFirst();
+  if (!member) throw new AppError(406);
+  return member;
+}

@@ -1,0 +1,137 @@
+import type { ParseArgsConfig } from 'node:util';
+import { sha256Hex } from '../custody/passwords.ts';
+import { AppError } from '../errors/app-error.ts';
+import type { Services } from '../services.ts';
+import { approveRequest, cancelRequestAsMember, findMemberByEmail } from './approval.ts';
+import { createFeeCredential, revokeFeeCredential, settleFee } from './fee-delegation.ts';
+import { addToBlacklist, listBlacklist, removeFromBlacklist } from './policies.ts';
+import { findRequest } from './request-store.ts';
+import { normalizeRequestKey } from './request-key.ts';
+import { presentRequest, readResult, type ResultAnswer } from './result.ts';
+import { createServiceKey } from './service-keys.ts';
+
+/** Options of the App2App operator commands, merged into the CLI's. */
+export const A2A_CLI_OPTIONS = {
+  'request-key': { type: 'string' },
+  user: { type: 'string' },
+  fund: { type: 'string' },
+  reason: { type: 'string' },
+  id: { type: 'string' },
+} as const satisfies ParseArgsConfig['options'];
+
+export const A2A_CLI_USAGE = `  a2a approve --request-key K --user EMAIL --pin PIN
+                                          approve an App2App request as that member (the
+                                          wallet app's path); waits for a transaction's receipt
+  a2a cancel --request-key K --user EMAIL cancel an App2App request as that member
+  fee-credential create [--chain main] [--fund COIN]
+                                          create a fee payer and its kas_authorization_key
+                                          (funded by the operator on embedded chains)
+  fee-credential revoke --id ID           stop accepting a fee-delegation credential
+  service-key create --name N             issue a service_key (auth results carry ci_hash)
+  blacklist add ADDRESS [--reason R]      refuse App2App requests naming ADDRESS (6500)
+  blacklist remove ADDRESS                take ADDRESS off the blacklist
+  blacklist list                          print the blacklist`;
+
+type CliValues = { [name: string]: string | boolean | undefined };
+type CliHandler = (services: Services, values: CliValues, args: string[]) => Promise<Record<string, unknown>>;
+
+const RECEIPT_WAIT_MS = 60_000;
+
+export const a2aCommands: Record<string, CliHandler> = {
+  'a2a approve': async (services, values) => {
+    const member = await findMemberByEmail(services, required(values, 'user'));
+    let answer = await approveRequest(services, {
+      requestKey: required(values, 'request-key'),
+      userId: member.id,
+      pinHash: sha256Hex(required(values, 'pin')),
+    });
+    answer = await untilFinal(services, answer);
+    return present(answer, values.json === true);
+  },
+  'a2a cancel': async (services, values) => {
+    const member = await findMemberByEmail(services, required(values, 'user'));
+    const answer = await cancelRequestAsMember(services, { requestKey: required(values, 'request-key'), userId: member.id });
+    return present(answer, values.json === true);
+  },
+  'fee-credential create': async (services, values) => {
+    const fund = values.fund;
+    const created = await createFeeCredential(services, {
+      ...(typeof values.chain === 'string' ? { chain: values.chain } : {}),
+      ...(typeof fund === 'string' ? { fundCoins: coins(fund) } : {}),
+    });
+    return {
+      ...created,
+      note: created.funding_tx_hash
+        ? 'give kas_authorization_key to the BApp; it is not shown again'
+        : `fund ${created.fee_payer_address} on ${created.chain}; give kas_authorization_key to the BApp; it is not shown again`,
+    };
+  },
+  'fee-credential revoke': async (services, values) => {
+    const id = required(values, 'id');
+    return { id, revoked: await revokeFeeCredential(services, id) };
+  },
+  'service-key create': async (services, values) => {
+    const created = await createServiceKey(services.store.db, required(values, 'name'));
+    return { ...created, note: 'give service_key to the BApp; it is not shown again' };
+  },
+  'blacklist add': async (services, values, args) => {
+    const entry = await addToBlacklist(services.store.db, address(args), typeof values.reason === 'string' ? values.reason : undefined);
+    return { address: entry.address, blacklisted: true, reason: entry.reason ?? '' };
+  },
+  'blacklist remove': async (services, _values, args) => {
+    const target = address(args);
+    return { address: target.toLowerCase(), removed: await removeFromBlacklist(services.store.db, target) };
+  },
+  'blacklist list': async (services, values) => {
+    const entries = await listBlacklist(services.store.db);
+    if (values.json === true) return { addresses: entries };
+    return { addresses: entries.map((entry) => `${entry.address}${entry.reason ? ` (${entry.reason})` : ''}`).join('\n  ') || '(none)' };
+  },
+};
+
+/** A transaction's result is followed to its receipt, and a delegated fee settled, before the CLI exits. */
+async function untilFinal(services: Services, answer: ResultAnswer): Promise<ResultAnswer> {
+  const key = normalizeRequestKey(answer.body.request_key);
+  if (!key || answer.httpStatus !== 200) return answer;
+  const sent = await services.outbox.findByIdempotencyKey(key);
+  if (!sent) return answer;
+  await services.outbox.waitForFinal(sent.id, RECEIPT_WAIT_MS);
+  await settleFee(services, key);
+  const row = await findRequest(services.store.db, key);
+  return row ? presentRequest(services, row) : readResult(services, key);
+}
+
+/** The B3 body (JSON), or flat `key: value` lines; a request in error exits 1 with its code. */
+function present(answer: ResultAnswer, json: boolean): Record<string, unknown> {
+  const body = answer.body as { error?: { code: number; message: string } } & Record<string, unknown>;
+  if (answer.httpStatus !== 200) {
+    const error = body.error ?? (body as unknown as { code: number; err: string });
+    throw new AppError((error.code ?? 500) as never, { detail: 'message' in error ? error.message : undefined });
+  }
+  if (json) return body;
+  const flat: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(body)) {
+    if (value && typeof value === 'object') for (const [inner, innerValue] of Object.entries(value)) flat[`${name}.${inner}`] = innerValue;
+    else flat[name] = value;
+  }
+  return flat;
+}
+
+function required(values: CliValues, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageProblem(`missing --${name}`);
+  return value;
+}
+
+function address(args: string[]): string {
+  if (args.length !== 1) throw new UsageProblem('give exactly one ADDRESS');
+  return args[0]!;
+}
+
+function coins(text: string): number {
+  if (!/^\d+(\.\d+)?$/.test(text)) throw new UsageProblem('--fund must be a number of coins');
+  return Number(text);
+}
+
+/** A usage mistake: the CLI prints the message and exits 1. */
+export class UsageProblem extends Error {}

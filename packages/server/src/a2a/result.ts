@@ -1,0 +1,120 @@
+import { AppError } from '../errors/app-error.ts';
+import type { Services } from '../services.ts';
+import { epochSeconds } from '../store/database.ts';
+import type { A2aRequestRow } from '../store/schema.ts';
+import { isTransactionType, type RequestType } from './actions.ts';
+import { changeMarker, completeRequest, findRequest } from './request-store.ts';
+import { keyedErrorBody } from './request-error.ts';
+import { normalizeRequestKey } from './request-key.ts';
+
+/** What an approval stores as the outcome of a completed request. */
+export interface StoredOutcome {
+  result: Record<string, unknown>;
+  ci_hash?: string;
+}
+
+export type TransactionStatus = 'pending' | 'success' | 'fail';
+
+/** One answer of B3, ready to send, with what long-polls need to compare answers. */
+export interface ResultAnswer {
+  httpStatus: number;
+  body: Record<string, unknown>;
+  /** Nothing about this answer can change any more (finished, expired or unknown). */
+  terminal: boolean;
+  /** Equal for two answers that a BApp would see as the same state. */
+  presented: string;
+  /** The store's change marker for the key (see changeMarkers), or null for unknown keys. */
+  marker: string | null;
+  /** Epoch seconds at which an open request expires; a long-poll wakes then. */
+  expiresAt: number | null;
+}
+
+/**
+ * B3: the state of a request as a BApp sees it. Unknown (or past retention) keys answer 6000 bare;
+ * a key that expired unfinished and a request that failed answer the keyed error body; completed
+ * transactions read their status from the outbox row at each call.
+ */
+export async function readResult(services: Services, requestKeyInput: unknown, now = epochSeconds()): Promise<ResultAnswer> {
+  const requestKey = normalizeRequestKey(requestKeyInput);
+  const row = requestKey ? await findRequest(services.store.db, requestKey) : undefined;
+  if (!row) return unknownKey();
+  return presentRequest(services, row, now);
+}
+
+export async function presentRequest(services: Services, row: A2aRequestRow, now = epochSeconds()): Promise<ResultAnswer> {
+  const retention = services.config.a2a.resultRetentionSeconds;
+  const base = { request_key: row.request_key, expiration_time: Number(row.expiration_time) };
+  const open = row.status === 'prepared' || row.status === 'requested';
+  let outbox = isTransactionType(row.type as RequestType) ? await outboxStateOf(services, row.request_key) : undefined;
+
+  if (open && row.execution_id && outbox) {
+    // The transaction was stored but the approval did not record completion (it crashed, or is
+    // about to): the outbox row is the truth.
+    await completeRequest(services.store.db, row.request_key, row.execution_id, { result: { tx_hash: outbox.txHash } }, now);
+    const fresh = await findRequest(services.store.db, row.request_key);
+    if (!fresh) return unknownKey();
+    row = fresh;
+    outbox = await outboxStateOf(services, row.request_key);
+  }
+  const marker = changeMarker(row.version, outbox?.status, outbox?.receiptStatus);
+
+  if (row.status === 'prepared' || row.status === 'requested') {
+    if (now >= base.expiration_time) {
+      if (now > base.expiration_time + retention) return unknownKey();
+      const body = keyedErrorBody(row.request_key, base.expiration_time, 6001);
+      return { httpStatus: 400, body: { ...body }, terminal: true, presented: '400|error|6001', marker, expiresAt: null };
+    }
+    const body = { ...base, status: row.status };
+    return { httpStatus: 200, body, terminal: false, presented: `200|${row.status}`, marker, expiresAt: base.expiration_time };
+  }
+  if (row.finished_at !== null && now > Number(row.finished_at) + retention) return unknownKey();
+
+  switch (row.status) {
+    case 'canceled':
+      return { httpStatus: 200, body: { ...base, status: 'canceled' }, terminal: true, presented: '200|canceled', marker, expiresAt: null };
+    case 'error': {
+      const code = row.error_code ?? 500;
+      const body = keyedErrorBody(row.request_key, base.expiration_time, code, row.error_message);
+      return { httpStatus: 400, body: { ...body }, terminal: true, presented: `400|error|${code}`, marker, expiresAt: null };
+    }
+    case 'completed': {
+      const outcome = JSON.parse(row.result ?? '{"result":{}}') as StoredOutcome;
+      let result = outcome.result;
+      let terminal = true;
+      if (isTransactionType(row.type as RequestType)) {
+        const status = transactionStatusOf(outbox);
+        result = { ...result, status };
+        terminal = status !== 'pending';
+      }
+      const body = { ...base, status: 'completed', result, ...(outcome.ci_hash ? { ci_hash: outcome.ci_hash } : {}) };
+      return { httpStatus: 200, body, terminal, presented: `200|completed|${String(result.status ?? '')}`, marker, expiresAt: null };
+    }
+  }
+}
+
+function unknownKey(): ResultAnswer {
+  return { httpStatus: 400, body: new AppError(6000).toBody(), terminal: true, presented: '400|6000', marker: null, expiresAt: null };
+}
+
+interface OutboxState {
+  txHash: string;
+  status: string;
+  receiptStatus: string | null;
+}
+
+async function outboxStateOf(services: Services, requestKey: string): Promise<OutboxState | undefined> {
+  const row = await services.store.db
+    .selectFrom('outbox_transactions')
+    .select(['tx_hash', 'status', 'receipt_status'])
+    .where('idempotency_key', '=', requestKey)
+    .executeTakeFirst();
+  return row && { txHash: row.tx_hash, status: row.status, receiptStatus: row.receipt_status };
+}
+
+/** pending until the receipt is in; success or fail from it (a transaction that can never be mined fails). */
+export function transactionStatusOf(outbox: OutboxState | undefined): TransactionStatus {
+  if (!outbox) return 'pending';
+  if (outbox.status === 'failed') return 'fail';
+  if (outbox.status !== 'mined') return 'pending';
+  return outbox.receiptStatus === 'success' ? 'success' : 'fail';
+}

@@ -1,0 +1,74 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../../errors/app-error.ts';
+import { PARTNER_STATUS } from '../../partners/commands.ts';
+import type { Services } from '../../services.ts';
+import type { PartnerRow } from '../../store/schema.ts';
+import { verifyPartnerToken } from './tokens.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The partner whose access token authorised this Family A request (set by authenticatePartner). */
+    partner: PartnerRow | null;
+  }
+}
+
+/**
+ * The token of an Authorization header: the raw token as the specification sends it, or leniently
+ * `Bearer <token>`. Undefined when the header is missing or blank.
+ */
+export function tokenFromAuthorization(header: string | undefined): string | undefined {
+  const value = header?.trim();
+  if (!value) return undefined;
+  const bearer = /^bearer\s+(\S+)$/i.exec(value);
+  return bearer ? bearer[1] : value;
+}
+
+/**
+ * The partner an Authorization header speaks for. Refusals, in this order: no header 4003; not a
+ * token of ours (forged, malformed, other algorithm, issuer or audience) 4001; expired 4002; partner
+ * no longer exists 4001; issued before the last password change 4044; account not approved (its
+ * status code: 425, 421, 422, 423 or 424); approved but without a card contract 4005.
+ */
+export async function partnerFromAuthorization(services: Services, header: string | undefined): Promise<PartnerRow> {
+  const token = tokenFromAuthorization(header);
+  if (!token) throw new AppError(4003);
+  const claims = await verifyPartnerToken({ key: services.tokenKey, issuer: services.config.publicUrl }, token);
+  const partner = await services.store.db.selectFrom('partners').selectAll().where('id', '=', claims.sub).executeTakeFirst();
+  if (!partner) throw new AppError(4001, { detail: 'the partner of this token no longer exists' });
+  if (Number(partner.token_version) !== claims.ver) throw new AppError(4044);
+  assertPartnerMayAct(partner);
+  return partner;
+}
+
+/** Status and contract checks shared by sign-in and every authorised call. */
+export function assertPartnerMayAct(partner: Pick<PartnerRow, 'status' | 'contract_address'>): void {
+  switch (partner.status) {
+    case PARTNER_STATUS.approved:
+      break;
+    case PARTNER_STATUS.pending:
+      throw new AppError(425);
+    case PARTNER_STATUS.banned:
+      throw new AppError(421);
+    case PARTNER_STATUS.suspended:
+      throw new AppError(422);
+    case PARTNER_STATUS.unsubscribed:
+      throw new AppError(423);
+    default:
+      throw new AppError(424);
+  }
+  if (!partner.contract_address) throw new AppError(4005);
+}
+
+/**
+ * onRequest hook of every authorised Family A route: runs before the body is read, so an
+ * unauthorised upload is refused without receiving it.
+ */
+export async function authenticatePartner(this: FastifyInstance, request: FastifyRequest): Promise<void> {
+  request.partner = await partnerFromAuthorization(this.services, request.headers.authorization);
+}
+
+/** The authenticated partner of a request that went through authenticatePartner. */
+export function requestPartner(request: FastifyRequest): PartnerRow {
+  if (!request.partner) throw new Error('route is missing the authenticatePartner hook');
+  return request.partner;
+}

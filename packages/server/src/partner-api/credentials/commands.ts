@@ -1,0 +1,51 @@
+import { AppError } from '../../errors/app-error.ts';
+import { hashPassword, verifyPassword } from '../../custody/passwords.ts';
+import type { Services } from '../../services.ts';
+import { epochSeconds } from '../../store/database.ts';
+import type { PartnerRow } from '../../store/schema.ts';
+import { SignInThrottle } from '../sign-in/throttle.ts';
+
+/**
+ * A2: replaces the password and bumps token_version, which ends every token issued before (4044),
+ * the caller's own included. Same value 4007 (checked first, nothing is tried); wrong old password
+ * 4004, counted by the wrong-password back-off (4008 while waiting). Of two concurrent changes only
+ * the first wins; the other finds the old password gone (4004).
+ */
+export async function changePartnerPassword(
+  services: Services,
+  partner: PartnerRow,
+  input: { oldPassword: string; newPassword: string; address: string },
+): Promise<void> {
+  if (input.oldPassword.toLowerCase() === input.newPassword.toLowerCase()) throw new AppError(4007);
+  const throttle = new SignInThrottle(services.store.db, services.config.partnerApi.signInThrottle);
+  const subject = { address: input.address, partnerId: partner.id };
+  await throttle.assertAllowed(subject);
+  const current = await services.store.db
+    .selectFrom('partners')
+    .select(['password_hash', 'token_version'])
+    .where('id', '=', partner.id)
+    .executeTakeFirstOrThrow();
+  if (!(await verifyPassword(input.oldPassword, current.password_hash))) {
+    await throttle.recordFailure(subject);
+    throw new AppError(4004);
+  }
+  const newHash = await hashPassword(input.newPassword);
+  const result = await services.store.db
+    .updateTable('partners')
+    .set((eb) => ({ password_hash: newHash, token_version: eb('token_version', '+', 1), updated_at: epochSeconds() }))
+    .where('id', '=', partner.id)
+    .where('password_hash', '=', current.password_hash)
+    .executeTakeFirst();
+  if (result.numUpdatedRows !== 1n) throw new AppError(4004, { detail: 'the password was changed at the same time' });
+  await throttle.recordSuccess(partner.id);
+}
+
+/**
+ * A3: re-wraps the partner's signing key under the new PIN (only the wrapped data key changes; the
+ * key is never decrypted to storage). Same value 4007; wrong old PIN 4006, the fifth in a row 403,
+ * after which signing is locked until the operator unlocks it. A successful change resets the count.
+ */
+export async function changePartnerPin(services: Services, partner: PartnerRow, input: { oldPin: string; newPin: string }): Promise<void> {
+  // The PIN KDF normalises case too; lower-casing here keeps the 4007 check exact.
+  await services.vault.changePin(partner.key_id, input.oldPin.toLowerCase(), input.newPin.toLowerCase());
+}

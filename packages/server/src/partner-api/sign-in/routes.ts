@@ -1,0 +1,19 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { clientAddressKey } from '../client-address.ts';
+import { signIn } from './commands.ts';
+import { withRetryAfter } from './retry-after.ts';
+import { PartnerAccount, SignInBody } from './schema.ts';
+
+/** A1 `POST /v2/partner/auth`: the one Family A call without a token. */
+export const signInRoutes: FastifyPluginAsync = async (parent) => {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
+  app.post(
+    '/v2/partner/auth',
+    { schema: { body: SignInBody, response: { 200: PartnerAccount } } },
+    async (request, reply) =>
+      withRetryAfter(reply, () =>
+        signIn(app.services, { email: request.body.email, password: request.body.password, address: clientAddressKey(request.ip) }),
+      ),
+  );
+};

@@ -1,0 +1,179 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
+import { buildApp, type App } from '../../app.ts';
+import { sha256Hex } from '../../custody/passwords.ts';
+import { openTestServices, type TestServices } from '../../testing/test-services.ts';
+import { buildApprovedPartner, buildPartner } from '../../testing/factories.ts';
+
+let services: TestServices;
+let app: App;
+
+before(async () => {
+  services = await openTestServices({
+    partnerApi: {
+      rateLimit: { max: 100_000, timeWindowMs: 60_000 },
+      signInThrottle: { addressFreeFailures: 3, accountFreeFailures: 5, baseDelayMs: 400, maxDelayMs: 1_600, windowMs: 60_000 },
+    },
+  });
+  app = await buildApp({ services });
+});
+after(async () => {
+  await app?.close();
+  await services?.cleanup();
+});
+
+function signIn(email: string, password: string, remoteAddress: string) {
+  return app.inject({ method: 'POST', url: '/v2/partner/auth', payload: { email, password }, remoteAddress });
+}
+
+describe('A1 POST /v2/partner/auth', () => {
+  test('an approved partner gets its account object with a 24-hour HS256 token', async () => {
+    const built = await buildApprovedPartner(services, { mintLimit: 250 });
+    // E-mails are matched without regard to case or surrounding spaces.
+    const response = await signIn(` ${built.partner.email.toUpperCase()} `, built.passwordHash, '10.1.0.1');
+    assert.equal(response.statusCode, 200, response.body);
+    const body = response.json();
+    const row = await services.store.db.selectFrom('partners').selectAll().where('id', '=', built.partner.id).executeTakeFirstOrThrow();
+    assert.deepEqual(Object.keys(body).sort(), [
+      'access_token', 'contract_address', 'email', 'main_address', 'mint_count', 'mint_limit', 'name', 'phone', 'service_name', 'status',
+    ]);
+    assert.deepEqual({ ...body, access_token: undefined }, {
+      email: row.email,
+      main_address: row.main_address,
+      contract_address: row.contract_address,
+      name: 'Example Partner Ltd',
+      phone: row.phone,
+      service_name: 'Example Cards',
+      access_token: undefined,
+      status: 1,
+      mint_limit: 250,
+      mint_count: 0,
+    });
+    assert.match(body.contract_address, /^0x[0-9a-fA-F]{40}$/);
+    assert.deepEqual(decodeProtectedHeader(body.access_token), { alg: 'HS256', typ: 'JWT' });
+    const claims = decodeJwt(body.access_token);
+    assert.equal(claims.sub, built.partner.id);
+    assert.equal(claims.iss, services.config.publicUrl);
+    assert.equal(claims.aud, 'wallet-service:partner');
+    assert.equal(claims.ver, 0);
+    assert.equal(claims.exp! - claims.iat!, 24 * 60 * 60);
+    assert.ok(Math.abs(claims.iat! - Date.now() / 1000) < 60);
+  });
+
+  test('a malformed body answers 400', async () => {
+    const built = await buildPartner(services);
+    for (const payload of [
+      { email: built.partner.email },
+      { password: built.passwordHash },
+      { email: built.partner.email, password: 'secret' },
+      { email: built.partner.email, password: `${built.passwordHash}0` },
+      { email: built.partner.email, password: 12345 },
+    ]) {
+      const response = await app.inject({ method: 'POST', url: '/v2/partner/auth', payload, remoteAddress: '10.1.1.1' });
+      assert.equal(response.statusCode, 400, JSON.stringify(payload));
+      assert.deepEqual(response.json(), { code: 400, err: 'bad request' });
+    }
+    const notJson = await app.inject({
+      method: 'POST', url: '/v2/partner/auth', payload: '{"email":', headers: { 'content-type': 'application/json' }, remoteAddress: '10.1.1.1',
+    });
+    assert.equal(notJson.statusCode, 400);
+    assert.deepEqual(notJson.json(), { code: 400, err: 'bad request' });
+  });
+
+  test('an unknown e-mail answers 406 and a wrong password 4004', async () => {
+    const built = await buildApprovedPartner(services);
+    const unknown = await signIn('nobody@example.com', built.passwordHash, '10.1.2.1');
+    assert.equal(unknown.statusCode, 401);
+    assert.deepEqual(unknown.json(), { code: 406, err: 'not found user info in db' });
+    const wrong = await signIn(built.partner.email, sha256Hex('not the password'), '10.1.2.2');
+    assert.equal(wrong.statusCode, 401);
+    assert.deepEqual(wrong.json(), { code: 4004, err: 'invalid password' });
+  });
+
+  test('each account status has its code, after the password check; approved without contract 4005', async () => {
+    const cases: Array<[number, number, string]> = [
+      [20, 425, 'not yet approved'],
+      [421, 421, 'banned accounts cannot login'],
+      [422, 422, 'suspended accounts cannot login'],
+      [423, 423, 'the account has been unsubscribed'],
+      [7, 424, 'undefined status'],
+      [1, 4005, 'account does not have a contract address'],
+    ];
+    for (const [status, code, err] of cases) {
+      const built = await buildPartner(services);
+      await services.store.db.updateTable('partners').set({ status }).where('id', '=', built.partner.id).execute();
+      const response = await signIn(built.partner.email, built.passwordHash, '10.1.3.1');
+      assert.equal(response.statusCode, 401, `status ${status}`);
+      assert.deepEqual(response.json(), { code, err });
+      // A wrong password is told apart before the status: the status is not disclosed to a guesser.
+      const guess = await signIn(built.partner.email, sha256Hex('guess'), `10.1.3.${status + 10}`);
+      assert.deepEqual(guess.json(), { code: 4004, err: 'invalid password' });
+    }
+  });
+});
+
+describe('wrong-password back-off (kept in the store)', () => {
+  test('an address that guessed wrong too often waits (4008, Retry-After); other addresses do not', async () => {
+    const built = await buildApprovedPartner(services);
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const response = await signIn(built.partner.email, sha256Hex(`guess ${attempt}`), '10.2.0.1');
+      assert.deepEqual(response.json(), { code: 4004, err: 'invalid password' });
+    }
+    const waiting = await signIn(built.partner.email, built.passwordHash, '10.2.0.1');
+    assert.equal(waiting.statusCode, 429);
+    assert.deepEqual(waiting.json(), { code: 4008, err: 'too many wrong passwords, try again later' });
+    assert.equal(waiting.headers['retry-after'], '1');
+    // The owner elsewhere is not affected: the account has not reached its own limit.
+    const owner = await signIn(built.partner.email, built.passwordHash, '10.2.0.2');
+    assert.equal(owner.statusCode, 200);
+  });
+
+  test('guessing e-mails counts against the address', async () => {
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const response = await signIn(`ghost-${attempt}@example.com`, sha256Hex('x'), '10.2.1.1');
+      assert.deepEqual(response.json(), { code: 406, err: 'not found user info in db' });
+    }
+    const waiting = await signIn('ghost-3@example.com', sha256Hex('x'), '10.2.1.1');
+    assert.equal(waiting.statusCode, 429);
+    assert.deepEqual(waiting.json(), { code: 4008, err: 'too many wrong passwords, try again later' });
+  });
+
+  test('an account guessed at from many addresses waits, with a growing but bounded delay, and the owner gets back in', async () => {
+    const built = await buildApprovedPartner(services);
+    const scope = `account:${built.partner.id}`;
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const response = await signIn(built.partner.email, sha256Hex(`guess ${attempt}`), `10.3.0.${attempt + 1}`);
+      assert.deepEqual(response.json(), { code: 4004, err: 'invalid password' });
+    }
+    const blocked = await signIn(built.partner.email, built.passwordHash, '10.3.1.1');
+    assert.equal(blocked.statusCode, 429);
+    assert.deepEqual(blocked.json(), { code: 4008, err: 'too many wrong passwords, try again later' });
+    const first = await services.store.db.selectFrom('sign_in_failures').selectAll().where('scope', '=', scope).executeTakeFirstOrThrow();
+    assert.equal(Number(first.failures), 5);
+    assert.equal(Number(first.blocked_until_ms) - Number(first.last_failure_ms), 400);
+
+    // Each further failure doubles the wait, up to maxDelayMs.
+    const delays: number[] = [];
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      await waitUntilAllowed(scope);
+      const response = await signIn(built.partner.email, sha256Hex(`again ${attempt}`), `10.3.2.${attempt + 1}`);
+      assert.deepEqual(response.json(), { code: 4004, err: 'invalid password' });
+      const row = await services.store.db.selectFrom('sign_in_failures').selectAll().where('scope', '=', scope).executeTakeFirstOrThrow();
+      delays.push(Number(row.blocked_until_ms) - Number(row.last_failure_ms));
+    }
+    assert.deepEqual(delays, [800, 1_600, 1_600]);
+
+    // The wait ends; the right password then works and clears the account's count.
+    await waitUntilAllowed(scope);
+    const owner = await signIn(built.partner.email, built.passwordHash, '10.3.3.1');
+    assert.equal(owner.statusCode, 200, owner.body);
+    assert.equal(await services.store.db.selectFrom('sign_in_failures').select('scope').where('scope', '=', scope).executeTakeFirst(), undefined);
+  });
+});
+
+async function waitUntilAllowed(scope: string): Promise<void> {
+  const row = await services.store.db.selectFrom('sign_in_failures').select('blocked_until_ms').where('scope', '=', scope).executeTakeFirstOrThrow();
+  const wait = Number(row.blocked_until_ms) - Date.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait + 20));
+}

@@ -1,0 +1,101 @@
+import { sql } from 'kysely';
+import type { Config } from '../../config/config.ts';
+import { AppError } from '../../errors/app-error.ts';
+import type { Db } from '../../store/database.ts';
+
+export type ThrottleSettings = Config['partnerApi']['signInThrottle'];
+
+/** Who a wrong password is counted against. */
+export interface ThrottleSubject {
+  /** The client address the attempt came from. */
+  address: string;
+  /** The partner whose password was tried, once known. */
+  partnerId?: string;
+}
+
+const accountScope = (partnerId: string) => `account:${partnerId}`;
+const addressScope = (address: string) => `address:${address}`;
+
+/**
+ * Wrong-password back-off for Family A (sign-in and password change), kept in the store so every
+ * service process sees the same counts. Each scope (client address, account) has some free failures;
+ * after them each further failure makes the scope wait `baseDelayMs * 2^(n - free)`, at most
+ * `maxDelayMs`. A wait always ends, and a right password clears the account's count, so the owner is
+ * never locked out for longer than `maxDelayMs`. Counts are forgotten once the last failure is older
+ * than `windowMs`.
+ */
+export class SignInThrottle {
+  readonly #db: Db;
+  readonly #settings: ThrottleSettings;
+
+  constructor(db: Db, settings: ThrottleSettings) {
+    this.#db = db;
+    this.#settings = settings;
+  }
+
+  /** Throws AppError 4008 (with `retryAfterSeconds`) while any scope of the subject is waiting. */
+  async assertAllowed(subject: ThrottleSubject, nowMs: number = Date.now()): Promise<void> {
+    const scopes = scopesOf(subject);
+    const rows = await this.#db
+      .selectFrom('sign_in_failures')
+      .select('blocked_until_ms')
+      .where('scope', 'in', scopes)
+      .execute();
+    const blockedUntil = Math.max(0, ...rows.map((row) => Number(row.blocked_until_ms)));
+    if (blockedUntil > nowMs) throw new ThrottledError(Math.ceil((blockedUntil - nowMs) / 1000));
+  }
+
+  /** Counts one wrong password against the address and, when known, the account. */
+  async recordFailure(subject: ThrottleSubject, nowMs: number = Date.now()): Promise<void> {
+    await this.#count(addressScope(subject.address), this.#settings.addressFreeFailures, nowMs);
+    if (subject.partnerId) await this.#count(accountScope(subject.partnerId), this.#settings.accountFreeFailures, nowMs);
+  }
+
+  /** A right password: the account's count starts again (the address's does not, or one good account would hide guessing at others). */
+  async recordSuccess(partnerId: string): Promise<void> {
+    await this.#db.deleteFrom('sign_in_failures').where('scope', '=', accountScope(partnerId)).execute();
+  }
+
+  /**
+   * One atomic upsert per scope, so concurrent failures in any number of processes are all counted;
+   * the wait only ever grows (the later of the stored and the new end wins).
+   */
+  async #count(scope: string, freeFailures: number, nowMs: number): Promise<void> {
+    const windowStart = nowMs - this.#settings.windowMs;
+    const row = await this.#db
+      .insertInto('sign_in_failures')
+      .values({ scope, failures: 1, last_failure_ms: nowMs, blocked_until_ms: 0 })
+      .onConflict((conflict) =>
+        conflict.column('scope').doUpdateSet({
+          failures: sql<number>`case when sign_in_failures.last_failure_ms < ${windowStart} then 1 else sign_in_failures.failures + 1 end`,
+          blocked_until_ms: sql<number>`case when sign_in_failures.last_failure_ms < ${windowStart} then 0 else sign_in_failures.blocked_until_ms end`,
+          last_failure_ms: nowMs,
+        }),
+      )
+      .returning(['failures'])
+      .executeTakeFirstOrThrow();
+    const failures = Number(row.failures);
+    if (failures < freeFailures) return;
+    const exponent = Math.min(failures - freeFailures, 30);
+    const delay = Math.min(this.#settings.maxDelayMs, this.#settings.baseDelayMs * 2 ** exponent);
+    const until = nowMs + delay;
+    await this.#db
+      .updateTable('sign_in_failures')
+      .set({ blocked_until_ms: sql<number>`case when blocked_until_ms < ${until} then ${until} else blocked_until_ms end` })
+      .where('scope', '=', scope)
+      .execute();
+  }
+}
+
+/** AppError 4008 with the wait the client should honour (sent as Retry-After). */
+export class ThrottledError extends AppError {
+  readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds: number) {
+    super(4008);
+    this.retryAfterSeconds = Math.max(1, retryAfterSeconds);
+  }
+}
+
+function scopesOf(subject: ThrottleSubject): string[] {
+  return subject.partnerId ? [addressScope(subject.address), accountScope(subject.partnerId)] : [addressScope(subject.address)];
+}

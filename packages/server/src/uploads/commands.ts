@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type { Services } from '../services.ts';
+import { epochSeconds } from '../store/database.ts';
+import type { PartnerRow, UploadedFileRow } from '../store/schema.ts';
+import { inspectUpload } from './inspect.ts';
+import type { UploadPolicy } from './policy.ts';
+import { discardUpload, receiveUpload, uploadTempDir } from './receive.ts';
+
+/**
+ * Receives, checks and stores one upload of a partner (A4 to A6): the bytes are sniffed and limited
+ * while streaming, the headers checked, then the file is put in the storage under a new
+ * `<uuid>.<ext>` name and recorded. Either all of that happens or nothing is left: no stored
+ * object, no row, no temporary file.
+ */
+export async function storeUpload(
+  services: Services,
+  partner: PartnerRow,
+  request: FastifyRequest,
+  policy: UploadPolicy,
+): Promise<UploadedFileRow> {
+  const upload = await receiveUpload(request, policy, uploadTempDir(services.config.dataDir));
+  try {
+    const size = await inspectUpload(upload.path, upload.format);
+    const name = `${randomUUID()}.${upload.format.ext}`;
+    const row: UploadedFileRow = {
+      name,
+      storage_key: `${policy.visibility}/${name}`,
+      visibility: policy.visibility,
+      partner_id: partner.id,
+      kind: upload.format.kind,
+      content_type: upload.format.contentType,
+      size_bytes: upload.bytes,
+      width: size.width,
+      height: size.height,
+      created_at: epochSeconds(),
+    };
+    await services.files.put(row.storage_key, upload.path, { contentType: row.content_type });
+    try {
+      await services.store.db.insertInto('uploaded_files').values(row).execute();
+    } catch (error) {
+      await services.files.delete(row.storage_key).catch((cleanup: Error) =>
+        services.log.error(`upload ${row.storage_key} could not be removed after a failed insert: ${cleanup.message}`),
+      );
+      throw error;
+    }
+    return row;
+  } finally {
+    await discardUpload(upload);
+  }
+}
+
+/** The URL at which a public file is fetched: the storage's own public URL, or the service's file route. */
+export function publicFileUrl(services: Services, file: Pick<UploadedFileRow, 'name' | 'storage_key'>): string {
+  return services.files.publicUrl(file.storage_key) ?? `${services.config.publicUrl}/v2/files/${file.name}`;
+}
+
+/** A stored file by name, or undefined. */
+export async function findUploadedFile(services: Services, name: string): Promise<UploadedFileRow | undefined> {
+  return services.store.db.selectFrom('uploaded_files').selectAll().where('name', '=', name).executeTakeFirst();
+}

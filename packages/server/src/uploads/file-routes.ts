@@ -1,0 +1,22 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { AppError } from '../errors/app-error.ts';
+import { findUploadedFile } from './commands.ts';
+import { StoredFileParams } from './schema.ts';
+import { sendStoredFile, STORED_NAME } from './serve.ts';
+
+/**
+ * `GET /v2/files/:filename`: the public files of A4 and A5, for anyone (card images and videos are
+ * shown by wallets and BApps). Not part of Family A: it keeps answering after the partner program
+ * ends, since minted cards keep pointing at these URLs. Secure (A6) files are never served here.
+ */
+export const fileRoutes: FastifyPluginAsync = async (parent) => {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
+  app.get('/v2/files/:filename', { schema: { params: StoredFileParams } }, async (request, reply) => {
+    const name = request.params.filename;
+    const file = STORED_NAME.test(name) ? await findUploadedFile(app.services, name) : undefined;
+    if (!file || file.visibility !== 'public') throw new AppError(404);
+    // Names are random and never reused: the bytes under one never change.
+    return sendStoredFile(app.services, request, reply, file, 'public, max-age=31536000, immutable');
+  });
+};

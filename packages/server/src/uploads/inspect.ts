@@ -1,0 +1,55 @@
+import { imageSizeFromFile } from 'image-size/fromFile';
+import { AppError } from '../errors/app-error.ts';
+import {
+  H264_SAMPLE_ENTRIES,
+  MAX_IMAGE_SIDE_PX,
+  MAX_VIDEO_LONG_SIDE_PX,
+  MAX_VIDEO_SHORT_SIDE_PX,
+  type AcceptedFormat,
+} from './formats.ts';
+import { readMp4Summary } from './mp4.ts';
+
+export interface MediaSize {
+  width: number;
+  height: number;
+}
+
+/**
+ * Checks what a sniffed file holds, from headers only (nothing is decoded): images at most 23000 px
+ * a side, read with image-size and of the sniffed type; videos an MP4 with a moov, whose every video
+ * track is H.264 (avc1/avc3), and at most 3840x2160 (either orientation). Any failure is 4101.
+ */
+export async function inspectUpload(path: string, format: AcceptedFormat): Promise<MediaSize> {
+  return format.kind === 'image' ? inspectImage(path, format) : inspectVideo(path);
+}
+
+async function inspectImage(path: string, format: AcceptedFormat): Promise<MediaSize> {
+  let size: { width?: number; height?: number; type?: string };
+  try {
+    size = await imageSizeFromFile(path);
+  } catch (error) {
+    throw new AppError(4101, { detail: 'the image header cannot be read', cause: error });
+  }
+  const { width, height } = size;
+  if (size.type !== format.imageSizeType || !width || !height) {
+    throw new AppError(4101, { detail: 'the image header cannot be read' });
+  }
+  if (width > MAX_IMAGE_SIDE_PX || height > MAX_IMAGE_SIDE_PX) {
+    throw new AppError(4101, { detail: `images may be at most ${MAX_IMAGE_SIDE_PX} px a side; this one is ${width}x${height}` });
+  }
+  return { width, height };
+}
+
+async function inspectVideo(path: string): Promise<MediaSize> {
+  const summary = await readMp4Summary(path);
+  if (!summary) throw new AppError(4101, { detail: 'not a complete MP4 (no movie box)' });
+  if (summary.videoCodecs.length === 0) throw new AppError(4101, { detail: 'the MP4 has no video track' });
+  const other = summary.videoCodecs.find((codec) => !H264_SAMPLE_ENTRIES.includes(codec.slice(0, 4)));
+  if (other) throw new AppError(4101, { detail: `video tracks must be H.264 (avc1/avc3), not ${other}` });
+  const longSide = Math.max(summary.width, summary.height);
+  const shortSide = Math.min(summary.width, summary.height);
+  if (longSide > MAX_VIDEO_LONG_SIDE_PX || shortSide > MAX_VIDEO_SHORT_SIDE_PX) {
+    throw new AppError(4101, { detail: `videos may be at most 3840x2160; this one is ${summary.width}x${summary.height}` });
+  }
+  return { width: Math.round(summary.width), height: Math.round(summary.height) };
+}

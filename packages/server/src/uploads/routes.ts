@@ -1,0 +1,66 @@
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { AppError } from '../errors/app-error.ts';
+import { authenticatePartner, requestPartner } from '../partner-api/auth/authenticate.ts';
+import { canReadSecureFile } from './access.ts';
+import { findUploadedFile, publicFileUrl, storeUpload } from './commands.ts';
+import { imagePolicy, resourcePolicy, securePolicy, type UploadPolicy } from './policy.ts';
+import { removeStaleUploads, uploadTempDir } from './receive.ts';
+import { ImageUploadAnswer, ResourceUploadAnswer, SecureUploadAnswer, StoredFileParams } from './schema.ts';
+import { sendStoredFile, STORED_NAME } from './serve.ts';
+
+/** Temporary files older than this were left by a process that stopped mid-upload. */
+const STALE_UPLOAD_MS = 60 * 60 * 1000;
+
+/**
+ * A4 `POST /v2/wallet/image`, A5 `POST /v2/wallet/nftResource`, A6 `POST /v2/wallet/nftResource/secure`
+ * and `GET /v2/wallet/nftResource/secure/:filename` (the uploading partner reads its secure file).
+ * Registered inside the Family A context (program window, rate limit).
+ */
+export const uploadRoutes: FastifyPluginAsync = async (parent) => {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
+  // Limits are set per request from each endpoint's policy (receive.ts).
+  await app.register(multipart);
+  await removeStaleUploads(uploadTempDir(app.services.config.dataDir), STALE_UPLOAD_MS);
+
+  // A refusal sent before the whole body arrived (a cut-off upload, or one refused by a hook before
+  // it was read) closes the connection: the rest is not read and thrown away, it is not read at all.
+  app.addHook('onSend', async (request, reply) => {
+    if (reply.statusCode >= 400 && !request.raw.complete) reply.header('connection', 'close');
+  });
+
+  const upload = (request: FastifyRequest, policy: UploadPolicy) => storeUpload(app.services, requestPartner(request), request, policy);
+
+  app.post('/v2/wallet/image', { onRequest: authenticatePartner, schema: { response: { 200: ImageUploadAnswer } } }, async (request) => {
+    const file = await upload(request, imagePolicy(app.services.config));
+    return { image: publicFileUrl(app.services, file) };
+  });
+
+  app.post('/v2/wallet/nftResource', { onRequest: authenticatePartner, schema: { response: { 200: ResourceUploadAnswer } } }, async (request) => {
+    const file = await upload(request, resourcePolicy(app.services.config));
+    return { url: publicFileUrl(app.services, file) };
+  });
+
+  app.post(
+    '/v2/wallet/nftResource/secure',
+    { onRequest: authenticatePartner, schema: { response: { 200: SecureUploadAnswer } } },
+    async (request) => {
+      const file = await upload(request, securePolicy());
+      return { filename: file.name };
+    },
+  );
+
+  app.get(
+    '/v2/wallet/nftResource/secure/:filename',
+    { onRequest: authenticatePartner, schema: { params: StoredFileParams } },
+    async (request, reply) => {
+      const partner = requestPartner(request);
+      const name = request.params.filename;
+      const file = STORED_NAME.test(name) ? await findUploadedFile(app.services, name) : undefined;
+      // Someone else's file is answered like a missing one: its existence is not disclosed.
+      if (!file || !(await canReadSecureFile(file, { kind: 'partner', partnerId: partner.id }))) throw new AppError(404);
+      return sendStoredFile(app.services, request, reply, file, 'private, no-store');
+    },
+  );
+};

@@ -1,0 +1,85 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { verifyPassword } from '../custody/passwords.ts';
+import { AppError } from '../errors/app-error.ts';
+import type { Services } from '../services.ts';
+import { epochSeconds } from '../store/database.ts';
+import type { UserRow } from '../store/schema.ts';
+import { USER_STATUS } from '../users/commands.ts';
+
+/**
+ * Wallet-app sessions: an opaque bearer token (256 random bits) of which the store keeps only the
+ * SHA-256. Sessions expire after `walletApp.sessionLifetimeSeconds` and are revoked by sign-out.
+ */
+export interface SignedIn {
+  session_token: string;
+  expires_at: number;
+  member: MemberSummary;
+}
+
+export interface MemberSummary {
+  email: string;
+  name: string;
+  main_address: string;
+  status: number;
+}
+
+export interface Session {
+  sessionId: string;
+  member: UserRow;
+}
+
+const SHA256_HEX = /^[0-9a-fA-F]{64}$/;
+
+/** Signs a member in with e-mail and password (SHA-256 hex): 406 unknown, 4004 wrong password, 422 suspended. */
+export async function signIn(services: Services, input: { email: string; password: string }): Promise<SignedIn> {
+  if (!SHA256_HEX.test(input.password)) throw new AppError(400, { detail: 'password must be the SHA-256 hex of the password' });
+  const member = await services.store.db
+    .selectFrom('users')
+    .selectAll()
+    .where('email', '=', input.email.trim().toLowerCase())
+    .executeTakeFirst();
+  if (!member) throw new AppError(406);
+  if (!(await verifyPassword(input.password, member.password_hash))) throw new AppError(4004);
+  if (member.status === USER_STATUS.suspended) throw new AppError(422);
+  const token = randomBytes(32).toString('base64url');
+  const now = epochSeconds();
+  const expiresAt = now + services.config.walletApp.sessionLifetimeSeconds;
+  await services.store.db
+    .insertInto('wallet_sessions')
+    .values({ id: randomUUID(), token_hash: tokenHash(token), user_id: member.id, created_at: now, expires_at: expiresAt, revoked_at: null })
+    .execute();
+  return { session_token: token, expires_at: expiresAt, member: summarize(member) };
+}
+
+/** The session of a bearer token: 4003 when none is given, 402 when it is unknown, expired or revoked. */
+export async function authenticate(services: Services, authorization: string | undefined): Promise<Session> {
+  const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
+  if (!token) throw new AppError(4003);
+  const row = await services.store.db
+    .selectFrom('wallet_sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .selectAll('u')
+    .select(['s.id as session_id', 's.expires_at', 's.revoked_at'])
+    .where('s.token_hash', '=', tokenHash(token))
+    .executeTakeFirst();
+  if (!row || row.revoked_at !== null || Number(row.expires_at) <= epochSeconds()) throw new AppError(402);
+  const { session_id: sessionId, expires_at: _expiresAt, revoked_at: _revokedAt, ...member } = row;
+  return { sessionId, member };
+}
+
+export async function signOut(services: Services, sessionId: string): Promise<void> {
+  await services.store.db
+    .updateTable('wallet_sessions')
+    .set({ revoked_at: epochSeconds() })
+    .where('id', '=', sessionId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+export function summarize(member: UserRow): MemberSummary {
+  return { email: member.email, name: member.name, main_address: member.main_address, status: member.status };
+}
+
+function tokenHash(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
