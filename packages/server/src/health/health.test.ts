@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { buildApp, type App } from '../app.ts';
-import { openTestServices, type TestServices } from '../testing/test-services.ts';
+import type { App } from '../app.ts';
+import { openTestApp, type TestServices } from '../testing/test-services.ts';
 
 let services: TestServices;
 let app: App;
 
 before(async () => {
-  services = await openTestServices();
-  app = await buildApp({ services });
+  ({ services, app } = await openTestApp());
 });
 after(async () => {
   await app?.close();

@@ -9,7 +9,7 @@ import { ConfigError, loadConfig, type Config } from '../config/config.ts';
 import { sha256Hex } from '../custody/passwords.ts';
 import type { Services } from '../services.ts';
 import { openStore } from '../store/database.ts';
-import { openTestServices, type TestServices } from '../testing/test-services.ts';
+import { openTestApp, type TestServices } from '../testing/test-services.ts';
 import { buildPng } from '../uploads/testing/media.ts';
 import { uploadBody } from '../uploads/testing/multipart.ts';
 import { clientAddressKey } from './client-address.ts';
@@ -21,8 +21,7 @@ let app: App;
 const apps: App[] = [];
 
 before(async () => {
-  services = await openTestServices({ partnerApi: { rateLimit: { max: 100_000, timeWindowMs: 60_000 } } });
-  app = await buildApp({ services });
+  ({ services, app } = await openTestApp({ partnerApi: { rateLimit: { max: 100_000, timeWindowMs: 60_000 } } }));
 });
 after(async () => {
   for (const other of apps) await other.close();

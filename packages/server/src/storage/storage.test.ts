@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import { buildApp, type App } from '../app.ts';
-import { openTestServices, type TestServices } from '../testing/test-services.ts';
+import type { App } from '../app.ts';
+import { openTestApp, type TestServices } from '../testing/test-services.ts';
 import { signedInPartner } from '../partner-api/testing/partner-session.ts';
 import { buildMp4, buildPng } from '../uploads/testing/media.ts';
 import { uploadBody } from '../uploads/testing/multipart.ts';
@@ -109,8 +109,7 @@ describe('uploads through the service with S3 storage', () => {
   let app: App;
   let token: string;
   before(async () => {
-    services = await openTestServices({ storage: { kind: 's3', ...s3.settings }, partnerApi: { rateLimit: { max: 100_000, timeWindowMs: 60_000 } } });
-    app = await buildApp({ services });
+    ({ services, app } = await openTestApp({ storage: { kind: 's3', ...s3.settings }, partnerApi: { rateLimit: { max: 100_000, timeWindowMs: 60_000 } } }));
     token = (await signedInPartner(app, services)).token;
   });
   after(async () => {

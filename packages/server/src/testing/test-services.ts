@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { loadConfig, type ConfigOverrides } from '../config/config.ts';
 import { openServices, type Services } from '../services.ts';
+import { buildApp, type App } from '../app.ts';
 import { createTestSchema } from './test-store.ts';
 
 export { createTestSchema };
@@ -54,4 +55,30 @@ export async function openTestServices(overrides: ConfigOverrides = {}): Promise
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+export interface TestApp {
+  services: TestServices;
+  app: App;
+  /** Closes the app, then the services. */
+  cleanup(): Promise<void>;
+}
+
+/** Real services and the HTTP app over them, for `app.inject()` tests. */
+export async function openTestApp(overrides: ConfigOverrides = {}): Promise<TestApp> {
+  const services = await openTestServices(overrides);
+  try {
+    const app = await buildApp({ services });
+    return {
+      services,
+      app,
+      async cleanup() {
+        await app.close();
+        await services.cleanup();
+      },
+    };
+  } catch (error) {
+    await services.cleanup();
+    throw error;
+  }
 }

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { buildApp, type App } from '../app.ts';
-import { openTestServices, type TestServices } from '../testing/test-services.ts';
+import type { App } from '../app.ts';
+import { openTestApp, type TestServices } from '../testing/test-services.ts';
 import { signedInPartner } from '../partner-api/testing/partner-session.ts';
 import { buildPng, mp4Head } from './testing/media.ts';
 import { streamingUploadBody } from './testing/multipart.ts';
@@ -17,8 +17,7 @@ let baseUrl: URL;
 let token: string;
 
 before(async () => {
-  services = await openTestServices({ partnerApi: { rateLimit: { max: 100_000, timeWindowMs: 60_000 } } });
-  app = await buildApp({ services });
+  ({ services, app } = await openTestApp({ partnerApi: { rateLimit: { max: 100_000, timeWindowMs: 60_000 } } }));
   token = (await signedInPartner(app, services)).token;
   await app.listen({ host: '127.0.0.1', port: 0 });
   baseUrl = new URL(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { buildApp, type App } from '../app.ts';
-import { openTestServices, type TestServices } from '../testing/test-services.ts';
+import { openTestApp, type TestServices } from '../testing/test-services.ts';
 import { signedInPartner } from '../partner-api/testing/partner-session.ts';
 import { buildGif, buildJpeg, buildMp4, buildPng, buildWebp } from './testing/media.ts';
 import { multipartBody, uploadBody, type FormPart } from './testing/multipart.ts';
@@ -14,11 +14,10 @@ let token: string;
 let partnerId: string;
 
 before(async () => {
-  services = await openTestServices({
+  ({ services, app } = await openTestApp({
     partnerApi: { rateLimit: { max: 100_000, timeWindowMs: 60_000 } },
     uploads: { maxImageBytes: 2 * MiB },
-  });
-  app = await buildApp({ services });
+  }));
   const partner = await signedInPartner(app, services);
   token = partner.token;
   partnerId = partner.partner.id;

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { SignJWT, UnsecuredJWT } from 'jose';
-import { buildApp, type App } from '../../app.ts';
-import { openTestServices, type TestServices } from '../../testing/test-services.ts';
+import type { App } from '../../app.ts';
+import { openTestApp, type TestServices } from '../../testing/test-services.ts';
 import { signedInPartner } from '../testing/partner-session.ts';
 import { issuePartnerToken, PARTNER_TOKEN_AUDIENCE } from './tokens.ts';
 
@@ -11,8 +11,7 @@ let services: TestServices;
 let app: App;
 
 before(async () => {
-  services = await openTestServices({ partnerApi: { rateLimit: { max: 100_000, timeWindowMs: 60_000 } } });
-  app = await buildApp({ services });
+  ({ services, app } = await openTestApp({ partnerApi: { rateLimit: { max: 100_000, timeWindowMs: 60_000 } } }));
 });
 after(async () => {
   await app?.close();

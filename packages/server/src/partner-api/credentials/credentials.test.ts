@@ -1,19 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { buildApp, type App } from '../../app.ts';
+import type { App } from '../../app.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { sha256Hex } from '../../custody/passwords.ts';
 import { unlockPartnerPin } from '../../partners/commands.ts';
-import { openTestServices, type TestServices } from '../../testing/test-services.ts';
+import { openTestApp, type TestServices } from '../../testing/test-services.ts';
 import { signedInPartner, signInToken } from '../testing/partner-session.ts';
 
 let services: TestServices;
 let app: App;
 
 before(async () => {
-  services = await openTestServices({ partnerApi: { rateLimit: { max: 100_000, timeWindowMs: 60_000 } } });
-  app = await buildApp({ services });
+  ({ services, app } = await openTestApp({ partnerApi: { rateLimit: { max: 100_000, timeWindowMs: 60_000 } } }));
 });
 after(async () => {
   await app?.close();

@@ -1,22 +1,21 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
-import { buildApp, type App } from '../../app.ts';
+import type { App } from '../../app.ts';
 import { sha256Hex } from '../../custody/passwords.ts';
-import { openTestServices, type TestServices } from '../../testing/test-services.ts';
+import { openTestApp, type TestServices } from '../../testing/test-services.ts';
 import { buildApprovedPartner, buildPartner } from '../../testing/factories.ts';
 
 let services: TestServices;
 let app: App;
 
 before(async () => {
-  services = await openTestServices({
+  ({ services, app } = await openTestApp({
     partnerApi: {
       rateLimit: { max: 100_000, timeWindowMs: 60_000 },
       signInThrottle: { addressFreeFailures: 3, accountFreeFailures: 5, baseDelayMs: 400, maxDelayMs: 1_600, windowMs: 60_000 },
     },
-  });
-  app = await buildApp({ services });
+  }));
 });
 after(async () => {
   await app?.close();
