@@ -31,6 +31,7 @@ import {
 } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
+import { defineChain } from 'viem';
 import {
   cardEscrowAbi,
   cardEscrowBytecode,
@@ -63,10 +64,15 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
+// A chain id of our own: a free port can be taken by another process's node between the probe and
+// anvil's bind, and the chain id tells whether the node that answers is ours.
+const CHAIN_ID = 100_000 + Math.floor(Math.random() * 1_000_000_000);
+const testChain = defineChain({ ...foundry, id: CHAIN_ID });
+
 async function startAnvil(): Promise<{ process: ChildProcess; url: string }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(anvilBinary(), ['--host', '127.0.0.1', '--port', String(port), '--silent'], {
+  const child = spawn(anvilBinary(), ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(CHAIN_ID), '--silent'], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -81,7 +87,12 @@ async function startAnvil(): Promise<{ process: ChildProcess; url: string }> {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
       });
-      if (response.ok) return { process: child, url };
+      const { result } = (await response.json()) as { result?: string };
+      if (result !== undefined && Number(result) === CHAIN_ID) return { process: child, url };
+      if (result !== undefined) {
+        child.kill('SIGKILL');
+        return startAnvil();
+      }
     } catch {
       // Not listening yet.
     }
@@ -159,7 +170,7 @@ describe('card contracts on anvil', () => {
   }
 
   async function deploy(wallet: WalletClient, abi: Abi, bytecode: Hex, args: readonly unknown[]): Promise<Address> {
-    const hash = await wallet.deployContract({ abi, bytecode, args, account: wallet.account!, chain: foundry } as any);
+    const hash = await wallet.deployContract({ abi, bytecode, args, account: wallet.account!, chain: testChain } as any);
     const receipt = await publicClient.waitForTransactionReceipt({ hash });
     assert.equal(receipt.status, 'success');
     assert.ok(receipt.contractAddress);
@@ -179,9 +190,9 @@ describe('card contracts on anvil', () => {
     anvil = started.process;
     const transport = http(started.url);
     // Short polling: anvil mines on every transaction.
-    publicClient = createPublicClient({ chain: foundry, transport, pollingInterval: 10 });
+    publicClient = createPublicClient({ chain: testChain, transport, pollingInterval: 10 });
     const wallet = (addressIndex: number) =>
-      createWalletClient({ chain: foundry, transport, account: mnemonicToAccount(MNEMONIC, { addressIndex }) });
+      createWalletClient({ chain: testChain, transport, account: mnemonicToAccount(MNEMONIC, { addressIndex }) });
     operator = wallet(0);
     partner = wallet(1);
     alice = wallet(2);
@@ -499,7 +510,7 @@ describe('card contracts on anvil', () => {
         functionName: 'mint',
         args: [to, uri],
         account: partner.account!,
-        chain: foundry,
+        chain: testChain,
       });
       const receipt = await publicClient.waitForTransactionReceipt({ hash });
       assert.equal(receipt.status, 'success');

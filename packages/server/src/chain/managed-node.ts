@@ -4,6 +4,9 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, 
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { generateMnemonic } from '@scure/bip39';
+import { wordlist as english } from '@scure/bip39/wordlists/english.js';
+import { mnemonicToAccount } from 'viem/accounts';
 import type { ManagedChainSettings } from '../config/config.ts';
 
 const require = createRequire(import.meta.url);
@@ -94,8 +97,9 @@ export class ManagedNode extends EventEmitter {
     rmSync(this.recordPath, { force: true });
   }
 
-  private async spawnNode(): Promise<void> {
+  private async spawnNode(attempt = 0): Promise<void> {
     this.backUpState();
+    const identity = nodeIdentity();
     const args = [
       '--host', '127.0.0.1',
       '--port', String(this.port),
@@ -103,6 +107,7 @@ export class ManagedNode extends EventEmitter {
       '--state', this.statePath,
       '--state-interval', String(this.settings.stateIntervalSeconds),
       '--silent',
+      ...identity.args,
     ];
     if (this.settings.blockTimeSeconds > 0) args.push('--block-time', String(this.settings.blockTimeSeconds));
     let stderr = '';
@@ -118,13 +123,20 @@ export class ManagedNode extends EventEmitter {
     );
     exitedEarly.catch(() => {});
     try {
-      await Promise.race([waitForRpc(this.rpcUrl, this.settings.chainId), exitedEarly]);
+      await Promise.race([waitForRpc(this.rpcUrl, this.settings.chainId, 30_000, identity.account), exitedEarly]);
     } catch (error) {
+      const portTaken = error instanceof ForeignNodeError || /address already in use|os error 98/i.test(stderr);
+      if (portTaken && !this.settings.rpcPort && attempt < 5) {
+        child.kill('SIGKILL');
+        this.port = await freePort();
+        return this.spawnNode(attempt + 1);
+      }
+      child.kill('SIGKILL');
       if (existsSync(this.statePath) && /state/i.test(stderr)) {
         // A state file cut off by a hard kill: start from the last good copy; the outbox replays the rest.
         this.log(`chain ${this.name}: state file unreadable, restoring the previous copy`);
         this.restoreStateBackup();
-        return this.spawnNode();
+        return this.spawnNode(attempt + 1);
       }
       throw error;
     }
@@ -223,8 +235,39 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Waits until the node answers eth_chainId with the expected id. */
-export async function waitForRpc(rpcUrl: string, chainId: number, timeoutMs = 30_000): Promise<void> {
+/**
+ * A port is probed free and then bound by anvil, so another process may take it in between and
+ * we would talk to its node. Each node we start therefore gets its own random dev mnemonic; the
+ * node on the port is ours only if its first dev account is the one that mnemonic gives.
+ */
+export function nodeIdentity(): { args: string[]; account: string } {
+  const mnemonic = generateMnemonic(english, 128);
+  return { args: ['--mnemonic', mnemonic], account: mnemonicToAccount(mnemonic).address.toLowerCase() };
+}
+
+export class ForeignNodeError extends Error {
+  override readonly name = 'ForeignNodeError';
+}
+
+async function rpcCall(rpcUrl: string, method: string): Promise<unknown> {
+  const response = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }),
+    signal: AbortSignal.timeout(2_000),
+  });
+  return ((await response.json()) as { result?: unknown }).result;
+}
+
+/** Waits until the node answers with the expected chain id (and, for a node we started, our identity). */
+export async function waitForRpc(rpcUrl: string, chainId: number, timeoutMs = 30_000, identity?: string): Promise<void> {
+  await waitForChainId(rpcUrl, chainId, timeoutMs);
+  if (identity === undefined) return;
+  const accounts = (await rpcCall(rpcUrl, 'eth_accounts')) as string[] | undefined;
+  if (accounts?.[0]?.toLowerCase() !== identity) throw new ForeignNodeError(`another node answers on ${rpcUrl}`);
+}
+
+async function waitForChainId(rpcUrl: string, chainId: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { anvilBinaryPath, freePort, waitForRpc } from '../chain/managed-node.ts';
+import { anvilBinaryPath, freePort, nodeIdentity, waitForRpc } from '../chain/managed-node.ts';
 
 /** A throwaway anvil for one test or benchmark: in memory, loopback only, mining each transaction at once. */
 export interface TestChain {
@@ -48,9 +48,10 @@ export async function startTestChain(options: TestChainOptions = {}): Promise<Te
 async function spawnChain(chainId: number, port: number): Promise<TestChain> {
   installExitHook();
   const rpcUrl = `http://127.0.0.1:${port}`;
+  const identity = nodeIdentity();
   const child = spawn(
     anvilBinaryPath(),
-    ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId), '--silent'],
+    ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId), '--silent', ...identity.args],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   running.add(child);
@@ -74,7 +75,7 @@ async function spawnChain(chainId: number, port: number): Promise<TestChain> {
   });
   exitedEarly.catch(() => {});
   try {
-    await Promise.race([waitForRpc(rpcUrl, chainId, 20_000), exitedEarly]);
+    await Promise.race([waitForRpc(rpcUrl, chainId, 20_000, identity.account), exitedEarly]);
   } catch (error) {
     await stop();
     throw error;
