@@ -6,6 +6,7 @@ import { KeyVault } from './custody/key-vault.ts';
 import { loadMasterKey } from './custody/master-key.ts';
 import { ensureOperator, fundOperatorOnManagedChains, type Operator } from './operator/operator.ts';
 import { TransactionOutbox } from './outbox/outbox.ts';
+import { CardIndex } from './card-index/index.ts';
 import { openStore, type Store } from './store/database.ts';
 import { deriveTokenKey } from './partner-api/auth/tokens.ts';
 import { openFileStorage, type FileStorage } from './storage/index.ts';
@@ -17,6 +18,8 @@ export interface Services {
   vault: KeyVault;
   chains: ChainRegistry;
   outbox: TransactionOutbox;
+  /** Cards and owners from the chains' Transfer logs; indexing runs where the outbox runs. */
+  cardIndex: CardIndex;
   operator: Operator;
   /** Uploaded files (A4 to A6): the data directory or an S3-compatible bucket. */
   files: FileStorage;
@@ -76,11 +79,20 @@ export async function openServices(config: Readonly<Config>, options: OpenServic
       });
       chain.node?.on('error', (error: Error) => log.error(error.message));
     }
+    const cardIndex = new CardIndex({
+      db: store.db,
+      chains,
+      pollIntervalMs: config.cardIndex.pollIntervalMs,
+      blockRange: config.cardIndex.blockRange,
+      log: { info: (message) => log.info(message), warn: (message) => log.warn(message) },
+    });
     if (options.runOutbox) {
       await outbox.start();
       closers.push(() => outbox.stop());
+      cardIndex.start();
+      closers.push(() => cardIndex.stop());
     }
-    return { config, store, vault, chains, outbox, operator, files, tokenKey, log, close };
+    return { config, store, vault, chains, outbox, cardIndex, operator, files, tokenKey, log, close };
   } catch (error) {
     await close();
     throw error;

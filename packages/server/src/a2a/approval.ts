@@ -6,6 +6,7 @@ import { AppError, isAppError } from '../errors/app-error.ts';
 import { OutboxRefusal } from '../outbox/outbox.ts';
 import type { Services } from '../services.ts';
 import { epochSeconds } from '../store/database.ts';
+import { USER_STATUS } from '../users/commands.ts';
 import type { A2aRequestRow, UserRow } from '../store/schema.ts';
 import { isTransactionAction, type Action, type PreparedCall, type TransactionAction } from './actions.ts';
 import { advanceFee } from './fee-delegation.ts';
@@ -71,7 +72,8 @@ export async function approveRequest(
   const member = await findMember(services, input.userId);
   const executionId = randomUUID();
 
-  if (member.status !== 1) {
+  // Policy: only an active member may approve (6501); the request ends in error so the BApp learns it.
+  if (member.status !== USER_STATUS.active) {
     if (!(await claimExecution(db, row.request_key, executionId, member.id, epochSeconds()))) throw await stateError(services, row.request_key);
     await finishWithError(services, row, executionId, new AppError(6501, { detail: `the member's status is ${member.status}` }));
     listener?.requestChanged(row.request_key);

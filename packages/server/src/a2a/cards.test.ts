@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type Address } from 'viem';
-import { buildApp, type App } from '../app.ts';
-import { openTestServices, type TestServices } from '../testing/test-services.ts';
+import type { App } from '../app.ts';
+import { openTestApp, type TestApp, type TestServices } from '../testing/test-services.ts';
 import type { CardOwnershipReader } from './card-ownership.ts';
 import { queryCards } from './cards.ts';
 import { approveAs, BAPP, finalResult, mintCards, prepareKey, signedInMember } from './test-support.ts';
 
 /** B4: the cards an address holds under one contract, read from the chain. */
 describe('GET /v2/a2a/cards', () => {
+  let testApp: TestApp;
   let services: TestServices;
   let app: App;
   let contract: Address;
@@ -19,8 +20,8 @@ describe('GET /v2/a2a/cards', () => {
   const other = '0xc000000000000000000000000000000000000001' as Address;
 
   before(async () => {
-    services = await openTestServices();
-    app = await buildApp({ services });
+    testApp = await openTestApp();
+    ({ services, app } = testApp);
     member = await signedInMember(app, services, { coins: '1' });
     const minted = await mintCards(services, [member.address, member.address, other, member.address]);
     contract = minted.contractAddress;
@@ -31,10 +32,7 @@ describe('GET /v2/a2a/cards', () => {
     assert.equal((await approveAs(app, member.token, key, member.pin)).statusCode, 200);
     assert.equal((await finalResult(app, key)).result.status, 'success');
   });
-  after(async () => {
-    await app?.close();
-    await services?.cleanup();
-  });
+  after(() => testApp?.cleanup());
 
   const cards = (query: string) => app.inject({ method: 'GET', url: `/v2/a2a/cards?${query}` });
   const iso = (seconds: number) => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');

@@ -2,21 +2,22 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { parseEther, type Address } from 'viem';
-import { buildApp, type App } from '../app.ts';
+import type { App } from '../app.ts';
 import { main } from '../cli/main.ts';
-import { openTestServices, type TestServices } from '../testing/test-services.ts';
+import { openTestApp, type TestApp, type TestServices } from '../testing/test-services.ts';
 import { buildUser } from '../testing/factories.ts';
 import { BAPP, prepare, prepareKey, result, setBalance } from './test-support.ts';
 
 /** The operator CLI's App2App commands, run through main() against a running service's data. */
 describe('wallet-service a2a, fee-credential, service-key and blacklist commands', () => {
+  let testApp: TestApp;
   let services: TestServices;
   let app: App;
   const saved = { ...process.env };
 
   before(async () => {
-    services = await openTestServices();
-    app = await buildApp({ services });
+    testApp = await openTestApp();
+    ({ services, app } = testApp);
     process.env.WALLET_CHAIN_ETHEREUM = 'off';
     process.env.WALLET_CHAIN_POLYGON = 'off';
     process.env.LOG_LEVEL = 'error';
@@ -27,8 +28,7 @@ describe('wallet-service a2a, fee-credential, service-key and blacklist commands
   });
   after(async () => {
     process.env = saved;
-    await app?.close();
-    await services?.cleanup();
+    await testApp?.cleanup();
   });
 
   /** Runs the CLI; returns its exit code and what it printed. */

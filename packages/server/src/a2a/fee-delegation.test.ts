@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { encodeFunctionData, parseEther, type Address } from 'viem';
-import { buildApp, type App } from '../app.ts';
+import type { App } from '../app.ts';
 import { epochSeconds } from '../store/database.ts';
-import { openTestServices, type TestServices } from '../testing/test-services.ts';
+import { openTestApp, type TestApp, type TestServices } from '../testing/test-services.ts';
 import { createFeeCredential } from './fee-delegation.ts';
 import {
   approveAs,
@@ -20,20 +20,18 @@ import {
 
 /** kas_authorization_key: the fee payer bound to the credential pays; the member's coins move only by value. */
 describe('App2App fee delegation', () => {
+  let testApp: TestApp;
   let services: TestServices;
   let app: App;
   let credential: Awaited<ReturnType<typeof createFeeCredential>>;
   const chain = () => services.chains.get('main').client;
 
   before(async () => {
-    services = await openTestServices();
-    app = await buildApp({ services });
+    testApp = await openTestApp();
+    ({ services, app } = testApp);
     credential = await createFeeCredential(services, { fundCoins: 5 });
   });
-  after(async () => {
-    await app?.close();
-    await services?.cleanup();
-  });
+  after(() => testApp?.cleanup());
 
   async function settled(requestKey: string): Promise<void> {
     for (let attempt = 0; attempt < 100; attempt++) {

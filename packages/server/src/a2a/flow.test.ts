@@ -4,9 +4,9 @@ import { after, before, describe, test } from 'node:test';
 import { ethers } from 'ethers';
 import { encodeFunctionData, parseEther, type Address } from 'viem';
 import { cardNftAbi } from '@wallet-service/contracts';
-import { buildApp, type App } from '../app.ts';
+import type { App } from '../app.ts';
 import { deriveChainAddresses } from '../custody/chain-addresses.ts';
-import { openTestServices, type TestServices } from '../testing/test-services.ts';
+import { openTestApp, type TestApp, type TestServices } from '../testing/test-services.ts';
 import { createServiceKey } from './service-keys.ts';
 import {
   approveAs,
@@ -28,18 +28,16 @@ import {
  * ethers, transfers and calls checked on chain.
  */
 describe('App2App: every type from prepare to result', () => {
+  let testApp: TestApp;
   let services: TestServices;
   let app: App;
   const recipient = ethers.Wallet.createRandom().address.toLowerCase() as Address;
 
   before(async () => {
-    services = await openTestServices();
-    app = await buildApp({ services });
+    testApp = await openTestApp();
+    ({ services, app } = testApp);
   });
-  after(async () => {
-    await app?.close();
-    await services?.cleanup();
-  });
+  after(() => testApp?.cleanup());
 
   const chain = () => services.chains.get('main').client;
 

@@ -6,7 +6,7 @@ import { parseEther, type Address } from 'viem';
 import { buildApp, type App } from '../app.ts';
 import { openServices, type Services } from '../services.ts';
 import { epochSeconds } from '../store/database.ts';
-import { openTestServices, type TestServices } from '../testing/test-services.ts';
+import { openTestApp, type TestApp, type TestServices } from '../testing/test-services.ts';
 import { pino } from 'pino';
 import { approveAs, BAPP, cancelAs, finalResult, openAs, prepareKey, result, signedInMember } from './test-support.ts';
 
@@ -20,17 +20,15 @@ const keyedError = (requestKey: string, expirationTime: number, code: number, er
 
 /** B3 states, expiry and retention, cancel, long-polls, and one execution per key under races. */
 describe('App2App request lifecycle', () => {
+  let testApp: TestApp;
   let services: TestServices;
   let app: App;
 
   before(async () => {
-    services = await openTestServices();
-    app = await buildApp({ services });
+    testApp = await openTestApp();
+    ({ services, app } = testApp);
   });
-  after(async () => {
-    await app?.close();
-    await services?.cleanup();
-  });
+  after(() => testApp?.cleanup());
 
   test('6000 for a key that does not exist or is not a key at all', async () => {
     for (const key of ['00000000-0000-0000-0000-000000000000', 'not-a-key', '']) {
@@ -95,7 +93,7 @@ describe('App2App request lifecycle', () => {
     await openAs(app, member.token, key);
     const first = await firstPoll;
     assert.equal(first.json().status, 'requested');
-    assert.ok(Date.now() - changedAt < 250, `answered ${Date.now() - changedAt} ms after the change`);
+    assert.ok(Date.now() - changedAt < 1_000, `answered ${Date.now() - changedAt} ms after the change`);
     assert.ok(Date.now() - started >= 300);
 
     const secondPoll = result(app, key, 20);
@@ -104,11 +102,11 @@ describe('App2App request lifecycle', () => {
     const approved = await approveAs(app, member.token, key, member.pin);
     const second = await secondPoll;
     assert.deepEqual(second.json(), approved.json());
-    assert.ok(Date.now() - changedAt < 1_500);
+    assert.ok(Date.now() - changedAt < 3_000);
 
     started = Date.now();
     assert.equal((await result(app, key, 20)).json().status, 'completed', 'a finished request answers at once');
-    assert.ok(Date.now() - started < 200);
+    assert.ok(Date.now() - started < 1_000);
   });
 
   test('long-poll: sees a change made by another process through the store, and times out unchanged', async () => {
@@ -116,7 +114,7 @@ describe('App2App request lifecycle', () => {
     let started = Date.now();
     const unchanged = await result(app, key, 1);
     assert.equal(unchanged.json().status, 'prepared');
-    assert.ok(Date.now() - started >= 1_000 && Date.now() - started < 1_800);
+    assert.ok(Date.now() - started >= 1_000 && Date.now() - started < 3_000);
 
     const poll = result(app, key, 20);
     await sleep(200);
@@ -128,7 +126,7 @@ describe('App2App request lifecycle', () => {
       .execute();
     started = Date.now();
     assert.equal((await poll).json().status, 'canceled');
-    assert.ok(Date.now() - started < services.config.a2a.resultPollIntervalMs + 500);
+    assert.ok(Date.now() - started < services.config.a2a.resultPollIntervalMs + 1_500);
   });
 
   test('long-poll: wait is a whole number of seconds up to 30', async () => {
@@ -176,18 +174,19 @@ describe('App2App request lifecycle', () => {
   });
 });
 
+const LIFETIME = 3;
+const RETENTION = 4;
+
 describe('App2App request lifetime and retention (short configured times)', () => {
+  let testApp: TestApp;
   let services: TestServices;
   let app: App;
 
   before(async () => {
-    services = await openTestServices({ a2a: { requestLifetimeSeconds: 1, resultRetentionSeconds: 2 } });
-    app = await buildApp({ services });
+    testApp = await openTestApp({ a2a: { requestLifetimeSeconds: LIFETIME, resultRetentionSeconds: RETENTION } });
+    ({ services, app } = testApp);
   });
-  after(async () => {
-    await app?.close();
-    await services?.cleanup();
-  });
+  after(() => testApp?.cleanup());
 
   test('a key past expiration_time that never finished answers 6001 with the keyed body, for result and approval', async () => {
     const member = await signedInMember(app, services);
@@ -205,11 +204,11 @@ describe('App2App request lifetime and retention (short configured times)', () =
 
   test('a long-poll on an open key answers 6001 when it expires', async () => {
     const key = await prepareKey(app, { bapp: BAPP, type: 'auth' });
-    const started = Date.now();
+    const expiration = (await result(app, key)).json().expiration_time;
     const answer = await result(app, key, 10);
     assert.equal(answer.statusCode, 400);
     assert.equal(answer.json().error.code, 6001);
-    assert.ok(Date.now() - started < 2_500);
+    assert.ok(Date.now() - expiration * 1000 < 1_000, 'answered when the key expired');
   });
 
   test('finished results stay readable for the retention period, then answer 6000', async () => {
@@ -217,9 +216,15 @@ describe('App2App request lifetime and retention (short configured times)', () =
     const key = await prepareKey(app, { bapp: BAPP, type: 'auth' });
     const approved = await approveAs(app, member.token, key, member.pin);
     assert.equal(approved.statusCode, 200);
-    await sleep(1_500);
+    const { finished_at: finishedAt } = await services.store.db
+      .selectFrom('a2a_requests')
+      .select('finished_at')
+      .where('request_key', '=', key)
+      .executeTakeFirstOrThrow();
+    const expiration = approved.json().expiration_time;
+    await sleep(Math.max(0, expiration * 1000 - Date.now()) + 100);
     assert.deepEqual((await result(app, key)).json(), approved.json(), 'readable after the key expired');
-    await sleep(2_200);
+    await sleep(Math.max(0, (Number(finishedAt) + RETENTION + 1) * 1000 - Date.now()) + 100);
     assert.deepEqual((await result(app, key)).json(), { code: 6000, err: 'request key does not exist' });
   });
 });

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { buildApp, type App } from '../app.ts';
+import type { App } from '../app.ts';
 import { loadConfig } from '../config/config.ts';
-import { openTestServices, type TestServices } from '../testing/test-services.ts';
+import { openTestApp, type TestApp, type TestServices } from '../testing/test-services.ts';
 import { buildRequestLinks } from './links.ts';
 import { BAPP, prepareKey } from './test-support.ts';
 
@@ -49,17 +49,15 @@ describe('B2 request links', () => {
 });
 
 describe('GET /v2/a2a/links and /v2/a2a/qr', () => {
+  let testApp: TestApp;
   let services: TestServices;
   let app: App;
 
   before(async () => {
-    services = await openTestServices();
-    app = await buildApp({ services });
+    testApp = await openTestApp();
+    ({ services, app } = testApp);
   });
-  after(async () => {
-    await app?.close();
-    await services?.cleanup();
-  });
+  after(() => testApp?.cleanup());
 
   test('links of a live key, in both regions', async () => {
     const key = await prepareKey(app, { bapp: BAPP, type: 'auth' });

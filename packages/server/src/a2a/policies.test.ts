@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { encodeFunctionData, type Address } from 'viem';
-import { buildApp, type App } from '../app.ts';
-import { openTestServices, type TestServices } from '../testing/test-services.ts';
+import type { App } from '../app.ts';
+import { openTestApp, type TestApp, type TestServices } from '../testing/test-services.ts';
 import { addToBlacklist } from './policies.ts';
 import { approveAs, BAPP, deployFromOperator, fixtureContracts, prepareKey, result, signedInMember } from './test-support.ts';
 
@@ -15,20 +15,18 @@ const keyedError = (requestKey: string, expirationTime: number, code: number, er
 
 /** Operator policies at approval: blacklist (6500), member status (6501), daily execute_contract count (6200). */
 describe('App2App policies', () => {
+  let testApp: TestApp;
   let services: TestServices;
   let app: App;
   let target: Address;
   const { target: targetContract } = fixtureContracts();
 
   before(async () => {
-    services = await openTestServices({ a2a: { executeContractDailyLimit: 2 } });
-    app = await buildApp({ services });
+    testApp = await openTestApp({ a2a: { executeContractDailyLimit: 2 } });
+    ({ services, app } = testApp);
     target = await deployFromOperator(services, targetContract);
   });
-  after(async () => {
-    await app?.close();
-    await services?.cleanup();
-  });
+  after(() => testApp?.cleanup());
 
   const addCall = (x: bigint) => ({
     bapp: BAPP,

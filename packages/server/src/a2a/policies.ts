@@ -3,7 +3,6 @@ import { AppError } from '../errors/app-error.ts';
 import type { Db } from '../store/database.ts';
 import { epochSeconds } from '../store/database.ts';
 import { dayKey } from '../time.ts';
-import { USER_STATUS } from '../users/commands.ts';
 
 /** An operator-blocked address: requests naming it (to, contract, from) or a member holding it answer 6500. */
 export interface BlacklistEntry {
@@ -38,11 +37,6 @@ export async function assertNotBlacklisted(db: Db, addresses: Array<Address | nu
   if (wanted.length === 0) return;
   const hit = await db.selectFrom('a2a_blacklist').select('address').where('address', 'in', wanted).executeTakeFirst();
   if (hit) throw new AppError(6500, { detail: `${hit.address} is on the blacklist` });
-}
-
-/** 6501 unless the member is active. */
-export function assertMemberActive(member: { status: number }): void {
-  if (member.status !== USER_STATUS.active) throw new AppError(6501, { detail: `the member's status is ${member.status}` });
 }
 
 export interface DailyCounter {

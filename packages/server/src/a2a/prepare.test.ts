@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { encodeFunctionData, getAddress, parseEther, type Address } from 'viem';
-import { buildApp, type App } from '../app.ts';
-import { openTestServices, type TestServices } from '../testing/test-services.ts';
+import type { App } from '../app.ts';
+import { openTestApp, type TestApp, type TestServices } from '../testing/test-services.ts';
 import { addToBlacklist } from './policies.ts';
 import {
   BAPP,
@@ -16,6 +16,7 @@ import {
 
 /** B1 validation: each rule reaches its code with the exact body, before anything is stored. */
 describe('App2App prepare: validation and simulation', () => {
+  let testApp: TestApp;
   let services: TestServices;
   let app: App;
   let token: Address;
@@ -29,18 +30,15 @@ describe('App2App prepare: validation and simulation', () => {
   const addAbi = targetContract.abi.find((item) => item.type === 'function' && item.name === 'add')!;
 
   before(async () => {
-    services = await openTestServices();
-    app = await buildApp({ services });
+    testApp = await openTestApp();
+    ({ services, app } = testApp);
     token = await deployFromOperator(services, tokenContract, ['Six', 'SIX', 6, 1_000_000_000n]);
     await callFromOperator(services, token, encodeFunctionData({ abi: tokenContract.abi, functionName: 'transfer', args: [rich, 5_000_000n] }));
     target = await deployFromOperator(services, targetContract);
     cards = (await mintCards(services, [rich])).contractAddress;
     await setBalance(services, rich, parseEther('10'));
   });
-  after(async () => {
-    await app?.close();
-    await services?.cleanup();
-  });
+  after(() => testApp?.cleanup());
 
   async function refused(body: unknown, expected: Record<string, unknown>) {
     const before = await services.store.db.selectFrom('a2a_requests').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

@@ -40,9 +40,11 @@ export const resultRoute: FastifyPluginAsync<{ runtime: A2aRuntime }> = async (p
       reply.raw.once('close', () => aborted.abort());
       answer = await waitForChange(app.services, runtime, key, answer, wait * 1000, aborted.signal);
     }
-    if (answer.terminal && answer.marker !== null) {
+    if (answer.terminal && answer.readableUntil !== null) {
       if (finished.size >= CACHE_LIMIT) finished.delete(finished.keys().next().value!);
-      finished.set(key, { until: Date.now() + CACHE_MS, status: answer.httpStatus, payload: JSON.stringify(answer.body) });
+      // Never past the end of retention, when the key must start answering 6000.
+      const until = Math.min(Date.now() + CACHE_MS, (answer.readableUntil + 1) * 1000);
+      finished.set(key, { until, status: answer.httpStatus, payload: JSON.stringify(answer.body) });
     }
     return reply.status(answer.httpStatus).send(answer.body);
   });

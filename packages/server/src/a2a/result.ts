@@ -27,6 +27,8 @@ export interface ResultAnswer {
   marker: string | null;
   /** Epoch seconds at which an open request expires; a long-poll wakes then. */
   expiresAt: number | null;
+  /** Epoch seconds after which the key answers 6000 (retention ended), for answers that can still be read. */
+  readableUntil: number | null;
 }
 
 /**
@@ -62,20 +64,22 @@ export async function presentRequest(services: Services, row: A2aRequestRow, now
     if (now >= base.expiration_time) {
       if (now > base.expiration_time + retention) return unknownKey();
       const body = keyedErrorBody(row.request_key, base.expiration_time, 6001);
-      return { httpStatus: 400, body: { ...body }, terminal: true, presented: '400|error|6001', marker, expiresAt: null };
+      const readableUntil = base.expiration_time + retention;
+      return { httpStatus: 400, body: { ...body }, terminal: true, presented: '400|error|6001', marker, expiresAt: null, readableUntil };
     }
     const body = { ...base, status: row.status };
-    return { httpStatus: 200, body, terminal: false, presented: `200|${row.status}`, marker, expiresAt: base.expiration_time };
+    return { httpStatus: 200, body, terminal: false, presented: `200|${row.status}`, marker, expiresAt: base.expiration_time, readableUntil: null };
   }
-  if (row.finished_at !== null && now > Number(row.finished_at) + retention) return unknownKey();
+  const readableUntil = Number(row.finished_at ?? row.updated_at) + retention;
+  if (now > readableUntil) return unknownKey();
 
   switch (row.status) {
     case 'canceled':
-      return { httpStatus: 200, body: { ...base, status: 'canceled' }, terminal: true, presented: '200|canceled', marker, expiresAt: null };
+      return { httpStatus: 200, body: { ...base, status: 'canceled' }, terminal: true, presented: '200|canceled', marker, expiresAt: null, readableUntil };
     case 'error': {
       const code = row.error_code ?? 500;
       const body = keyedErrorBody(row.request_key, base.expiration_time, code, row.error_message);
-      return { httpStatus: 400, body: { ...body }, terminal: true, presented: `400|error|${code}`, marker, expiresAt: null };
+      return { httpStatus: 400, body: { ...body }, terminal: true, presented: `400|error|${code}`, marker, expiresAt: null, readableUntil };
     }
     case 'completed': {
       const outcome = JSON.parse(row.result ?? '{"result":{}}') as StoredOutcome;
@@ -87,13 +91,13 @@ export async function presentRequest(services: Services, row: A2aRequestRow, now
         terminal = status !== 'pending';
       }
       const body = { ...base, status: 'completed', result, ...(outcome.ci_hash ? { ci_hash: outcome.ci_hash } : {}) };
-      return { httpStatus: 200, body, terminal, presented: `200|completed|${String(result.status ?? '')}`, marker, expiresAt: null };
+      return { httpStatus: 200, body, terminal, presented: `200|completed|${String(result.status ?? '')}`, marker, expiresAt: null, readableUntil };
     }
   }
 }
 
 function unknownKey(): ResultAnswer {
-  return { httpStatus: 400, body: new AppError(6000).toBody(), terminal: true, presented: '400|6000', marker: null, expiresAt: null };
+  return { httpStatus: 400, body: new AppError(6000).toBody(), terminal: true, presented: '400|6000', marker: null, expiresAt: null, readableUntil: null };
 }
 
 interface OutboxState {

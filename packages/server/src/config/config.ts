@@ -105,6 +105,15 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false },
     ),
+    cardIndex: Type.Object(
+      {
+        /** How often each chain is polled for new blocks with Transfer logs of card contracts. */
+        pollIntervalMs: Type.Integer({ minimum: 10 }),
+        /** Most blocks one eth_getLogs call covers (many providers cap it). */
+        blockRange: Type.Integer({ minimum: 1 }),
+      },
+      { additionalProperties: false },
+    ),
     a2a: Type.Object(
       {
         /** Seconds from prepare to expiration_time. */
@@ -228,6 +237,7 @@ export function defaultConfig(): Config {
     operator: { managedBalanceCoins: 1_000_000, partnerFundingCoins: 10 },
     partners: { defaultMintLimit: 10_000 },
     outbox: { pollIntervalMs: 200, rebroadcastAfterMs: 5_000 },
+    cardIndex: { pollIntervalMs: 500, blockRange: 1_000 },
     a2a: {
       requestLifetimeSeconds: 600,
       resultRetentionSeconds: 86_400,

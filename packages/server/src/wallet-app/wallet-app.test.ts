@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import vm from 'node:vm';
 import { after, before, describe, test } from 'node:test';
-import { buildApp, type App } from '../app.ts';
+import type { App } from '../app.ts';
 import { sha256Hex } from '../custody/passwords.ts';
-import { openTestServices, type TestServices } from '../testing/test-services.ts';
+import { openTestApp, type TestApp, type TestServices } from '../testing/test-services.ts';
 import { encodeFunctionData } from 'viem';
 import { cardNftAbi } from '@wallet-service/contracts';
 import { BAPP, mintCards, openAs, prepareKey, result, signedInMember, walletApp } from '../a2a/test-support.ts';
@@ -12,17 +12,15 @@ import { WALLET_PAGE_SCRIPT } from './page.ts';
 
 /** The wallet-app API: sessions, and what the member sees before approving. */
 describe('wallet-app API', () => {
+  let testApp: TestApp;
   let services: TestServices;
   let app: App;
 
   before(async () => {
-    services = await openTestServices();
-    app = await buildApp({ services });
+    testApp = await openTestApp();
+    ({ services, app } = testApp);
   });
-  after(async () => {
-    await app?.close();
-    await services?.cleanup();
-  });
+  after(() => testApp?.cleanup());
 
   test('sign-in: 406 unknown e-mail, 4004 wrong password, a session for the right one', async () => {
     const member = await signedInMember(app, services);
