@@ -24,18 +24,23 @@ export type TransferRange =
 /** Addresses per eth_getLogs call: nodes and providers cap the filter size. */
 const ADDRESSES_PER_CALL = 200;
 
+/** Headers fetched at once for the block times of a range, when the node's logs lack them. */
+const HEADERS_PER_BATCH = 100;
+
 /**
  * The Transfer logs of `contracts` in [fromBlock, toBlock], in chain order, read so that they all
- * come from one chain: the hash of `toBlock` is read before and after the logs and must not change,
- * and every log (and header) must agree with it. ERC-20 Transfers (3 topics) are ignored; ids above
- * 2^53 - 1 are skipped and counted (the API's card_id is a JSON number).
+ * come from the chain the index already holds: fromBlock's parent must be the block the cursor
+ * stands on (`parentHash`, when known), the hash of toBlock is read before and after the logs and
+ * must not change, and every log and header must agree with them. ERC-20 Transfers (3 topics) are
+ * ignored; ids above 2^53 - 1 are skipped and counted (the API's card_id is a JSON number).
  */
 export async function fetchTransferRange(
   client: PublicClient,
-  input: { contracts: string[]; fromBlock: number; toBlock: number },
+  input: { contracts: string[]; fromBlock: number; toBlock: number; parentHash: string | null },
 ): Promise<TransferRange> {
-  const before = await blockHashAt(client, input.toBlock);
-  if (!before) return { status: 'unstable' };
+  const [first, before] = await Promise.all([blockAt(client, input.fromBlock), blockHashAt(client, input.toBlock)]);
+  if (!first || !before) return { status: 'unstable' };
+  if (input.parentHash !== null && first.parentHash !== input.parentHash) return { status: 'unstable' };
   const calls: Array<Promise<RpcTransferLog[]>> = [];
   for (let start = 0; start < input.contracts.length; start += ADDRESSES_PER_CALL) {
     calls.push(
@@ -57,11 +62,14 @@ export async function fetchTransferRange(
   // Block times: from the logs when the node includes them, otherwise from the headers.
   const headerHashes = new Map<number, { hash: Hex; timestamp: number }>();
   const missing = [...new Set(logs.filter((log) => log.blockTimestamp == null).map((log) => Number(log.blockNumber)))];
-  const headers = await Promise.all(missing.map((number) => client.getBlock({ blockNumber: BigInt(number) }).catch(() => undefined)));
-  for (const [index, number] of missing.entries()) {
-    const header = headers[index];
-    if (!header?.hash) return { status: 'unstable' };
-    headerHashes.set(number, { hash: header.hash, timestamp: Number(header.timestamp) });
+  for (let start = 0; start < missing.length; start += HEADERS_PER_BATCH) {
+    const numbers = missing.slice(start, start + HEADERS_PER_BATCH);
+    const headers = await Promise.all(numbers.map((number) => blockAt(client, number)));
+    for (const [index, number] of numbers.entries()) {
+      const header = headers[index];
+      if (!header?.hash) return { status: 'unstable' };
+      headerHashes.set(number, { hash: header.hash, timestamp: Number(header.timestamp) });
+    }
   }
 
   let skippedTokenIds = 0;
@@ -69,7 +77,11 @@ export async function fetchTransferRange(
   for (const log of logs) {
     const blockNumber = Number(log.blockNumber);
     const header = headerHashes.get(blockNumber);
-    if ((header && header.hash !== log.blockHash) || (blockNumber === input.toBlock && log.blockHash !== before)) {
+    if (
+      (header && header.hash !== log.blockHash) ||
+      (blockNumber === input.toBlock && log.blockHash !== before) ||
+      (blockNumber === input.fromBlock && log.blockHash !== first.hash)
+    ) {
       return { status: 'unstable' };
     }
     const tokenId = BigInt(log.topics[3]!);
@@ -96,9 +108,13 @@ export async function fetchTransferRange(
 
 /** Hash of block `number` as the node sees it now; undefined when it has no such block. */
 export async function blockHashAt(client: PublicClient, number: number): Promise<Hex | undefined> {
+  return (await blockAt(client, number))?.hash ?? undefined;
+}
+
+/** Header of block `number`; undefined when the node has no such block (other errors are thrown). */
+async function blockAt(client: PublicClient, number: number) {
   try {
-    const block = await client.getBlock({ blockNumber: BigInt(number) });
-    return block.hash ?? undefined;
+    return await client.getBlock({ blockNumber: BigInt(number) });
   } catch (error) {
     if ((error as Error).name === 'BlockNotFoundError') return undefined;
     throw error;

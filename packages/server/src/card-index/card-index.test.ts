@@ -1,0 +1,473 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { cardNftAbi } from '@wallet-service/contracts';
+import { pino } from 'pino';
+import {
+  createWalletClient,
+  encodeFunctionData,
+  http,
+  parseEther,
+  toHex,
+  zeroAddress,
+  type Address,
+  type Hex,
+  type WalletClient,
+} from 'viem';
+import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from 'viem/accounts';
+import { loadConfig } from '../config/config.ts';
+import type { TransactionSigner } from '../outbox/outbox.ts';
+import { openServices, type Services } from '../services.ts';
+import { buildApprovedPartner } from '../testing/factories.ts';
+import { createTestSchema } from '../testing/test-services.ts';
+import { InvalidCardCursorError } from './index.ts';
+
+/**
+ * The card index against a real embedded node and the store of the run (SQLite, or PostgreSQL with
+ * WALLET_TEST_STORE=postgres). The services are opened by hand (not openTestServices) so the last
+ * test can close and reopen them over the same data directory and store. CARD_INDEX_TEST_LOG=warn
+ * shows the service's log (rewinds, replays) on stderr.
+ */
+
+const CHAIN = 'main';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const freshAddress = (): Address => privateKeyToAddress(generatePrivateKey()).toLowerCase() as Address;
+
+interface Partner {
+  contract: Address;
+  signer: TransactionSigner;
+}
+
+let mintSequence = 0;
+
+async function openReopenableServices() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'wallet-card-index-'));
+  const postgres = process.env.WALLET_TEST_STORE === 'postgres' ? await createTestSchema() : undefined;
+  const config = loadConfig({
+    env: {},
+    overrides: {
+      dataDir,
+      port: 0,
+      logLevel: 'silent',
+      databaseUrl: postgres?.databaseUrl ?? null,
+      chains: { ethereum: null, polygon: null },
+      outbox: { pollIntervalMs: 50, rebroadcastAfterMs: 1_000 },
+      // A small range so the tests cross range boundaries all the time.
+      cardIndex: { pollIntervalMs: 100, blockRange: 8 },
+    },
+  });
+  return {
+    dataDir,
+    open: () =>
+      openServices(config, {
+        chainMode: 'own',
+        runOutbox: true,
+        log: pino({ level: process.env.CARD_INDEX_TEST_LOG ?? 'silent' }, pino.destination(2)),
+        ...(postgres ? { postgresSchema: postgres.schema } : {}),
+      }),
+    async remove() {
+      await postgres?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function approvedPartner(services: Services): Promise<Partner> {
+  const built = await buildApprovedPartner(services);
+  const key = await services.vault.unlock(built.partner.key_id, built.pinHash);
+  return { contract: built.contractAddress.toLowerCase() as Address, signer: { address: key.address, account: key.account } };
+}
+
+/** Mints one card to each recipient through the outbox; resolves with the mined transaction and the first id. */
+async function mint(services: Services, partner: Partner, recipients: Address[]) {
+  const client = services.chains.get(CHAIN).client;
+  const submitted = await services.outbox.submit({
+    idempotencyKey: `card-index-test:mint:${++mintSequence}:${partner.contract}`,
+    chain: CHAIN,
+    signer: partner.signer,
+    to: partner.contract,
+    data: encodeFunctionData({ abi: cardNftAbi, functionName: 'mintBatch', args: [recipients, true] }),
+  });
+  const mined = await services.outbox.waitForFinal(submitted.id);
+  assert.equal(mined.receiptStatus, 'success', `mint ${mined.txHash}`);
+  const receipt = await client.getTransactionReceipt({ hash: mined.txHash });
+  const firstLog = receipt.logs.find((log) => log.address.toLowerCase() === partner.contract)!;
+  return { outboxId: mined.id, txHash: mined.txHash, blockNumber: receipt.blockNumber, firstTokenId: Number(BigInt(firstLog.topics[3]!)) };
+}
+
+/** A holder with its own key and coins, acting on chain without the service. */
+async function holder(services: Services): Promise<{ address: Address; wallet: WalletClient }> {
+  const chain = services.chains.get(CHAIN);
+  const account = privateKeyToAccount(generatePrivateKey());
+  await chain.client.request({ method: 'anvil_setBalance' as never, params: [account.address, toHex(parseEther('10'))] as never });
+  const wallet = createWalletClient({ account, chain: chain.viemChain, transport: http(chain.rpcUrl) });
+  return { address: account.address.toLowerCase() as Address, wallet };
+}
+
+async function sendDirectly(services: Services, wallet: WalletClient, contract: Address, call: 'transferFrom' | 'burn', args: readonly unknown[]) {
+  const hash = await wallet.writeContract({
+    address: contract,
+    abi: cardNftAbi,
+    functionName: call,
+    args: args as never,
+    account: wallet.account!,
+    chain: wallet.chain,
+  });
+  const receipt = await services.chains.get(CHAIN).client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+  assert.equal(receipt.status, 'success');
+  return receipt;
+}
+
+async function eventually<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms${last ? ` (${String(last)})` : ''}`);
+    await sleep(50);
+  }
+}
+
+/**
+ * Where the index and the chain disagree about `contract` at the current head (after the index has
+ * caught up to it), or undefined when they agree on every card.
+ */
+async function differenceFromChain(services: Services, contract: Address): Promise<string | undefined> {
+  const client = services.chains.get(CHAIN).client;
+  const head = await client.getBlockNumber({ cacheTime: 0 });
+  await services.cardIndex.waitUntilIndexed(CHAIN, head, { timeoutMs: 10_000 });
+  const next = Number(await client.readContract({ address: contract, abi: cardNftAbi, functionName: 'nextTokenId', blockNumber: head }));
+  const ids = Array.from({ length: next - 1 }, (_, index) => index + 1);
+  const owners = await Promise.all(
+    ids.map((id) =>
+      client
+        .readContract({ address: contract, abi: cardNftAbi, functionName: 'ownerOf', args: [BigInt(id)], blockNumber: head })
+        .then((owner) => owner.toLowerCase(), () => zeroAddress),
+    ),
+  );
+  const rows = await services.store.db
+    .selectFrom('indexed_cards')
+    .select(['token_id', 'owner'])
+    .where('chain', '=', CHAIN)
+    .where('contract', '=', contract)
+    .execute();
+  const indexed = new Map(rows.map((row) => [Number(row.token_id), row.owner]));
+  for (const [index, id] of ids.entries()) {
+    if (indexed.get(id) !== owners[index]) return `card ${id}: index says ${indexed.get(id)}, chain says ${owners[index]}`;
+  }
+  const beyond = rows.filter((row) => Number(row.token_id) >= next);
+  if (beyond.length > 0) return `index has ${beyond.length} cards the chain never minted`;
+  return undefined;
+}
+
+describe('card index on a real node', () => {
+  let setup: Awaited<ReturnType<typeof openReopenableServices>>;
+  let services: Services;
+  let partnerA: Partner;
+  let partnerB: Partner;
+
+  before(async () => {
+    setup = await openReopenableServices();
+    services = await setup.open();
+    partnerA = await approvedPartner(services);
+    partnerB = await approvedPartner(services);
+  });
+  after(async () => {
+    await services?.close();
+    await setup?.remove();
+  });
+
+  test('a mint to 250 recipients is indexed as the chain has it', async () => {
+    const client = services.chains.get(CHAIN).client;
+    const recipients = Array.from({ length: 250 }, freshAddress);
+    const minted = await mint(services, partnerA, recipients);
+    await services.cardIndex.waitUntilIndexed(CHAIN, minted.blockNumber);
+    const block = await client.getBlock({ blockNumber: minted.blockNumber });
+
+    const owners = await Promise.all(
+      recipients.map((_, index) =>
+        client.readContract({ address: partnerA.contract, abi: cardNftAbi, functionName: 'ownerOf', args: [BigInt(minted.firstTokenId + index)] }),
+      ),
+    );
+    for (const [index, recipient] of recipients.entries()) {
+      const tokenId = minted.firstTokenId + index;
+      assert.equal(owners[index]!.toLowerCase(), recipient);
+      assert.deepEqual(await services.cardIndex.getCard(CHAIN, partnerA.contract, tokenId), {
+        chain: CHAIN,
+        contract: partnerA.contract,
+        tokenId,
+        owner: recipient,
+        sender: zeroAddress,
+        mintTxHash: minted.txHash,
+        lastTxHash: minted.txHash,
+        mintedAt: Number(block.timestamp),
+        mintedBlock: Number(minted.blockNumber),
+        updatedAt: Number(block.timestamp),
+        updatedBlock: Number(minted.blockNumber),
+        burned: false,
+      });
+    }
+    const page = await services.cardIndex.listByOwner({ chain: CHAIN, owner: recipients[17]!, limit: 100 });
+    assert.deepEqual(page.cards.map((card) => card.tokenId), [minted.firstTokenId + 17]);
+    assert.equal(page.nextCursor, '');
+    assert.deepEqual(await services.cardIndex.listContractsHeldBy({ chain: CHAIN, owner: recipients[17]!, limit: 100 }), {
+      contracts: [{ contract: partnerA.contract, cardCount: 1 }],
+      nextCursor: '',
+    });
+  });
+
+  test('a card its holder sends on chain (not through the service) moves in the lists, and a burn removes it', async (t) => {
+    const client = services.chains.get(CHAIN).client;
+    const sender = await holder(services);
+    const receiver = await holder(services);
+    const minted = await mint(services, partnerA, [sender.address, sender.address]);
+    const tokenId = minted.firstTokenId;
+    await services.cardIndex.waitUntilIndexed(CHAIN, minted.blockNumber);
+    assert.equal((await services.cardIndex.listByOwner({ chain: CHAIN, owner: sender.address, limit: 10 })).cards.length, 2);
+
+    const sent = await sendDirectly(services, sender.wallet, partnerA.contract, 'transferFrom', [sender.address, receiver.address, BigInt(tokenId)]);
+    const started = Date.now();
+    const moved = await eventually('the transfer in the index', 10_000, async () => {
+      const card = await services.cardIndex.getCard(CHAIN, partnerA.contract, tokenId);
+      return card?.owner === receiver.address ? card : undefined;
+    });
+    t.diagnostic(`transfer indexed ${Date.now() - started} ms after its receipt`);
+    const block = await client.getBlock({ blockNumber: sent.blockNumber });
+    assert.equal(moved.sender, sender.address);
+    assert.equal(moved.lastTxHash, sent.transactionHash);
+    assert.equal(moved.mintTxHash, minted.txHash);
+    assert.equal(moved.updatedAt, Number(block.timestamp));
+    assert.equal(moved.mintedBlock, Number(minted.blockNumber));
+    const sendersCards = await services.cardIndex.listByOwner({ chain: CHAIN, owner: sender.address, limit: 10 });
+    assert.deepEqual(sendersCards.cards.map((card) => card.tokenId), [tokenId + 1]);
+    const receiversCards = await services.cardIndex.listByOwner({ chain: CHAIN, owner: receiver.address, contract: partnerA.contract, limit: 10 });
+    assert.deepEqual(receiversCards.cards.map((card) => card.tokenId), [tokenId]);
+
+    await sendDirectly(services, receiver.wallet, partnerA.contract, 'burn', [BigInt(tokenId)]);
+    const burned = await eventually('the burn in the index', 10_000, async () => {
+      const card = await services.cardIndex.getCard(CHAIN, partnerA.contract, tokenId);
+      return card?.burned ? card : undefined;
+    });
+    assert.equal(burned.owner, zeroAddress);
+    assert.equal(burned.sender, receiver.address);
+    assert.deepEqual(await services.cardIndex.listByOwner({ chain: CHAIN, owner: receiver.address, limit: 10 }), { cards: [], nextCursor: '' });
+    assert.deepEqual(await services.cardIndex.listContractsHeldBy({ chain: CHAIN, owner: receiver.address, limit: 10 }), {
+      contracts: [],
+      nextCursor: '',
+    });
+  });
+
+  test('paging 1,000 cards gives each once, in a stable order, while more are minted', async (t) => {
+    const owner = freshAddress();
+    // 200 of every 250 recipients are the owner, interleaved with others, over two contracts.
+    const batch = () => Array.from({ length: 250 }, (_, index) => (index % 5 === 4 ? freshAddress() : owner));
+    const mints = await Promise.all([
+      mint(services, partnerA, batch()),
+      mint(services, partnerA, batch()),
+      mint(services, partnerA, batch()),
+      mint(services, partnerB, batch()),
+      mint(services, partnerB, batch()),
+    ]);
+    await services.cardIndex.waitUntilIndexed(CHAIN, mints.reduce((highest, minted) => (minted.blockNumber > highest ? minted.blockNumber : highest), 0n));
+    const original = new Set<string>();
+    for (const [index, minted] of mints.entries()) {
+      const contract = index < 3 ? partnerA.contract : partnerB.contract;
+      for (let offset = 0; offset < 250; offset++) if (offset % 5 !== 4) original.add(`${contract}:${minted.firstTokenId + offset}`);
+    }
+    assert.equal(original.size, 1000);
+
+    let minting = true;
+    let concurrentMints = 0;
+    const minter = (async () => {
+      while (minting) {
+        await mint(services, concurrentMints % 2 === 0 ? partnerA : partnerB, Array.from({ length: 20 }, () => owner));
+        concurrentMints += 1;
+      }
+    })();
+    const seen: Array<{ contract: string; tokenId: number }> = [];
+    let cursor = '';
+    let pages = 0;
+    try {
+      do {
+        const page = await services.cardIndex.listByOwner({ chain: CHAIN, owner, cursor, limit: 100 });
+        seen.push(...page.cards.map((card) => ({ contract: card.contract, tokenId: card.tokenId })));
+        cursor = page.nextCursor;
+        pages += 1;
+        await sleep(40);
+      } while (cursor);
+    } finally {
+      minting = false;
+      await minter;
+    }
+    t.diagnostic(`${pages} pages, ${seen.length} cards seen, ${concurrentMints} mints of 20 cards ran meanwhile`);
+    assert.ok(concurrentMints > 0, 'cards were minted while paging');
+
+    const keys = seen.map((card) => `${card.contract}:${card.tokenId}`);
+    assert.equal(new Set(keys).size, keys.length, 'no card twice');
+    for (const key of original) assert.ok(keys.includes(key), `${key} seen`);
+    for (let index = 1; index < seen.length; index++) {
+      const [previous, current] = [seen[index - 1]!, seen[index]!];
+      assert.ok(
+        previous.contract < current.contract || (previous.contract === current.contract && previous.tokenId < current.tokenId),
+        `order at ${index}`,
+      );
+    }
+
+    // Once minting stops, a second walk is exactly the owner's cards on chain.
+    const head = await services.chains.get(CHAIN).client.getBlockNumber({ cacheTime: 0 });
+    await services.cardIndex.waitUntilIndexed(CHAIN, head);
+    const all: string[] = [];
+    cursor = '';
+    do {
+      const page = await services.cardIndex.listByOwner({ chain: CHAIN, owner, cursor, limit: 100 });
+      all.push(...page.cards.map((card) => `${card.contract}:${card.tokenId}`));
+      cursor = page.nextCursor;
+    } while (cursor);
+    assert.equal(all.length, 1000 + 20 * concurrentMints);
+    const held = await services.cardIndex.listContractsHeldBy({ chain: CHAIN, owner, limit: 100 });
+    assert.equal(held.contracts.reduce((sum, entry) => sum + entry.cardCount, 0), all.length);
+    for (const contract of [partnerA.contract, partnerB.contract]) {
+      const onChain = await services.chains.get(CHAIN).client.readContract({
+        address: contract,
+        abi: [{ type: 'function', name: 'balanceOf', stateMutability: 'view', inputs: [{ name: 'owner', type: 'address' }], outputs: [{ type: 'uint256' }] }] as const,
+        functionName: 'balanceOf',
+        args: [owner],
+      });
+      assert.equal(all.filter((key) => key.startsWith(contract)).length, Number(onChain));
+    }
+  });
+
+  test('a malformed cursor is refused', async () => {
+    const owner = freshAddress();
+    for (const cursor of ['%%%', 'Y2FyZDo', Buffer.from('card:0x12:1').toString('base64url')]) {
+      await assert.rejects(services.cardIndex.listByOwner({ chain: CHAIN, owner, cursor, limit: 100 }), InvalidCardCursorError);
+    }
+    await assert.rejects(services.cardIndex.listContractsHeldBy({ chain: CHAIN, owner, cursor: 'bm9wZQ', limit: 100 }), InvalidCardCursorError);
+  });
+
+  test('when the node rewinds (evm_revert), the index converges to the chain again', async (t) => {
+    const client = services.chains.get(CHAIN).client;
+    const partner = await approvedPartner(services);
+    const keeper = await holder(services);
+    const buyer = await holder(services);
+    const kept = await mint(services, partner, [keeper.address, freshAddress(), freshAddress()]);
+    await services.cardIndex.waitUntilIndexed(CHAIN, kept.blockNumber);
+    const rewinds: number[] = [];
+    const onRewind = (event: { forkBlock: number }) => rewinds.push(event.forkBlock);
+    services.cardIndex.on('rewind', onRewind);
+
+    const snapshot = (await client.request({ method: 'evm_snapshot' as never })) as Hex;
+    const snapshotBlock = await client.getBlockNumber({ cacheTime: 0 });
+    // After the snapshot: a mint through the outbox (replayed after the revert) and a transfer made
+    // directly on chain (gone for good after the revert).
+    const vanishing = await mint(services, partner, Array.from({ length: 12 }, freshAddress));
+    await sendDirectly(services, keeper.wallet, partner.contract, 'transferFrom', [keeper.address, buyer.address, BigInt(kept.firstTokenId)]);
+    const before = await client.getBlockNumber({ cacheTime: 0 });
+    await services.cardIndex.waitUntilIndexed(CHAIN, before);
+    assert.equal((await services.cardIndex.getCard(CHAIN, partner.contract, kept.firstTokenId))?.owner, buyer.address);
+    assert.ok(await services.cardIndex.getCard(CHAIN, partner.contract, vanishing.firstTokenId + 11), 'the mint after the snapshot is indexed');
+
+    assert.equal(await client.request({ method: 'evm_revert' as never, params: [snapshot] as never }), true);
+    assert.equal(await client.getBlockNumber({ cacheTime: 0 }), snapshotBlock);
+    // Blocks past the old head, so the fork is seen by its hashes too, not only by a lower head.
+    for (let index = 0; index < 6; index++) await client.request({ method: 'evm_mine' as never });
+
+    await eventually('the rewind', 10_000, async () => (rewinds.length > 0 ? true : undefined));
+    t.diagnostic(`rewound to block ${rewinds[0]} (snapshot at ${snapshotBlock}, head was ${before})`);
+    assert.ok(rewinds[0]! <= Number(snapshotBlock), 'rewound to the snapshot or below');
+    const keptCard = await eventually('the direct transfer undone', 10_000, async () => {
+      const card = await services.cardIndex.getCard(CHAIN, partner.contract, kept.firstTokenId);
+      return card?.owner === keeper.address ? card : undefined;
+    });
+    assert.equal(keptCard.sender, zeroAddress);
+    assert.equal(keptCard.lastTxHash, kept.txHash);
+
+    // The outbox learns that its mint vanished and replays it: the cards come back.
+    await services.outbox.verifyMined(services.chains.get(CHAIN));
+    const remined = await services.outbox.waitForFinal(vanishing.outboxId);
+    assert.equal(remined.receiptStatus, 'success');
+    await eventually('the index to equal the chain', 20_000, async () => ((await differenceFromChain(services, partner.contract)) ? undefined : true));
+    const replayed = await services.cardIndex.getCard(CHAIN, partner.contract, vanishing.firstTokenId + 11);
+    assert.ok(replayed && !replayed.burned, 'the replayed mint is indexed again');
+    assert.equal(replayed.mintTxHash, vanishing.txHash);
+    services.cardIndex.off('rewind', onRewind);
+  });
+
+  test('when the node is killed hard and loses blocks, the index converges to the chain again', async (t) => {
+    const chain = services.chains.get(CHAIN);
+    const partner = await approvedPartner(services);
+    const sender = await holder(services);
+    const first = await mint(services, partner, [sender.address, freshAddress()]);
+    await services.cardIndex.waitUntilIndexed(CHAIN, first.blockNumber);
+    // Mined and indexed within the last state dump interval, then the node dies without a dump.
+    await Promise.all([
+      mint(services, partner, Array.from({ length: 30 }, freshAddress)),
+      sendDirectly(services, sender.wallet, partner.contract, 'transferFrom', [sender.address, freshAddress(), BigInt(first.firstTokenId)]),
+    ]);
+    const head = await chain.client.getBlockNumber({ cacheTime: 0 });
+    await services.cardIndex.waitUntilIndexed(CHAIN, head);
+    const restarted = new Promise((resolve) => chain.node!.once('restarted', resolve));
+    const { nodePid } = JSON.parse(readFileSync(join(setup.dataDir, 'chains', CHAIN, 'node.json'), 'utf8')) as { nodePid: number };
+    process.kill(nodePid, 'SIGKILL');
+    await restarted;
+    const headAfter = await chain.client.getBlockNumber({ cacheTime: 0 });
+    t.diagnostic(`node restarted at block ${headAfter}; it was at ${head}`);
+    // The outbox checks its receipts on 'restarted' too; asking here makes sure it has before waiting on it.
+    await services.outbox.verifyMined(chain);
+
+    await eventually('the outbox to replay what the node lost', 30_000, async () => {
+      const pending = await services.store.db
+        .selectFrom('outbox_transactions')
+        .select('id')
+        .where('status', 'in', ['signed', 'sent'])
+        .execute();
+      return pending.length === 0 ? true : undefined;
+    });
+    await eventually('the index to equal the chain', 20_000, async () => ((await differenceFromChain(services, partner.contract)) ? undefined : true));
+  });
+
+  test('after a service restart the indexer goes on from its cursor, neither re-reading nor skipping', async () => {
+    const partner = await approvedPartner(services);
+    const sender = await holder(services);
+    const first = await mint(services, partner, [sender.address, freshAddress()]);
+    await services.cardIndex.waitUntilIndexed(CHAIN, first.blockNumber);
+
+    // The chain moves on while nothing indexes it.
+    await services.cardIndex.stop();
+    const cursors = await services.store.db.selectFrom('card_index_cursors').select(['contract', 'last_block']).where('chain', '=', CHAIN).execute();
+    const appliedThrough = new Map(cursors.map((cursor) => [cursor.contract, Number(cursor.last_block)]));
+    const second = await mint(services, partner, Array.from({ length: 5 }, freshAddress));
+    const receiver = freshAddress();
+    await sendDirectly(services, sender.wallet, partner.contract, 'transferFrom', [sender.address, receiver, BigInt(first.firstTokenId)]);
+    const head = await services.chains.get(CHAIN).client.getBlockNumber({ cacheTime: 0 });
+    const journalBefore = await services.store.db.selectFrom('indexed_card_transfers').select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow();
+    await services.close();
+
+    services = await setup.open();
+    const ranges: Array<{ fromBlock: number; toBlock: number; contracts: string[] }> = [];
+    services.cardIndex.on('range', (range) => ranges.push(range));
+    await services.cardIndex.waitUntilIndexed(CHAIN, head);
+
+    // Every range of every contract starts right after the previous one, the first right after the stored cursor.
+    assert.ok(ranges.length > 0, 'ranges were applied after the restart');
+    for (const range of ranges) {
+      for (const contract of range.contracts) {
+        assert.equal(range.fromBlock, appliedThrough.get(contract)! + 1, `${contract} read on from its cursor`);
+        appliedThrough.set(contract, range.toBlock);
+      }
+    }
+    assert.ok([...appliedThrough.values()].every((block) => block >= Number(head)), 'every contract indexed through the head');
+    assert.equal((await services.cardIndex.getCard(CHAIN, partner.contract, first.firstTokenId))?.owner, receiver);
+    assert.equal((await services.cardIndex.getCard(CHAIN, partner.contract, second.firstTokenId + 4))?.mintTxHash, second.txHash);
+    const journalAfter = await services.store.db.selectFrom('indexed_card_transfers').select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow();
+    assert.equal(Number(journalAfter.count), Number(journalBefore.count) + 6, 'five mints and one transfer added');
+    assert.equal(await differenceFromChain(services, partner.contract), undefined);
+  });
+});

@@ -1,0 +1,320 @@
+import { EventEmitter } from 'node:events';
+import type { ChainContext } from '../chain/chains.ts';
+import type { Db } from '../store/database.ts';
+import { applyTransferRange, rewindCardIndex } from './index-writes.ts';
+import { blockHashAt, fetchTransferRange } from './transfer-logs.ts';
+
+export interface CardIndexLog {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+/** What the indexer reports as it goes (CardIndex re-emits these). */
+export interface CardIndexEvents {
+  /** A range of blocks was applied for some contracts. */
+  range: [{ chain: string; fromBlock: number; toBlock: number; contracts: string[]; transfers: number }];
+  /** The chain forked away from the index (reorg, or a node that lost blocks); it went back to forkBlock. */
+  rewind: [{ chain: string; forkBlock: number; cards: number }];
+}
+
+export interface ChainCardIndexerOptions {
+  db: Db;
+  chain: ChainContext;
+  pollIntervalMs: number;
+  /** Most blocks one eth_getLogs call covers. */
+  blockRange: number;
+  log: CardIndexLog;
+  events: EventEmitter<CardIndexEvents>;
+}
+
+/** How many stored block hashes one step of the fork search checks against the node. */
+const FORK_SEARCH_STEP = 32;
+
+/**
+ * Follows the Transfer logs of one chain's card contracts into the store. Each pass: adopt newly
+ * deployed contracts of nft_contracts, check the chain still contains the blocks the index was
+ * built from (rewind if not), then read [cursor + 1, head] in ranges of at most blockRange blocks,
+ * each applied in one DB transaction together with its cursor. Contracts whose cursors stand at the
+ * same block are read together, so a new contract catches up on its own and then joins the others.
+ */
+export class ChainCardIndexer {
+  readonly name: string;
+  private readonly options: ChainCardIndexerOptions;
+  private readonly advanced = new EventEmitter();
+  /** Shrinks when a node refuses a range as too large, grows back after each success. */
+  private range: number;
+  private running = false;
+  /** Set by stop(): a pass in progress ends after the range it is applying. */
+  private stopping = false;
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  private kicked = false;
+  private passing: Promise<void> | undefined;
+
+  constructor(options: ChainCardIndexerOptions) {
+    this.options = options;
+    this.name = options.chain.name;
+    this.range = options.blockRange;
+    this.advanced.setMaxListeners(0);
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    // A restarted embedded node may have lost its newest blocks: look at once, not at the next poll.
+    this.options.chain.node?.on('restarted', this.onNodeRestarted);
+    this.loop = this.runLoop();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.stopping = true;
+    this.options.chain.node?.off('restarted', this.onNodeRestarted);
+    this.wake?.();
+    await this.loop;
+    await this.passing;
+    this.stopping = false;
+  }
+
+  /** Runs a pass now instead of at the next interval. */
+  kick(): void {
+    this.kicked = true;
+    this.wake?.();
+  }
+
+  /**
+   * One pass (shared when one is already running): what the loop does each interval; callable
+   * directly when the loop is not running (CLI, tests).
+   */
+  pass(): Promise<void> {
+    this.passing ??= this.indexToHead().finally(() => {
+      this.passing = undefined;
+    });
+    return this.passing;
+  }
+
+  /**
+   * The highest block whose logs are applied for every followed contract of this chain (-1 when a
+   * contract has none yet, +Infinity when there are no contracts).
+   */
+  async indexedBlock(): Promise<number> {
+    await this.adoptDeployedContracts();
+    const row = await this.options.db
+      .selectFrom('card_index_cursors')
+      .select((eb) => [eb.fn.min('last_block').as('lowest'), eb.fn.countAll().as('contracts')])
+      .where('chain', '=', this.name)
+      .executeTakeFirst();
+    return row && Number(row.contracts) > 0 ? Number(row.lowest) : Number.POSITIVE_INFINITY;
+  }
+
+  /** Resolves at the next applied range or rewind, or after `timeoutMs`. */
+  nextAdvance(timeoutMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.advanced.off('advanced', done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.advanced.once('advanced', done);
+    });
+  }
+
+  /** Starts following `contract` from `fromBlock` (no-op when it is followed already). */
+  async follow(contract: string, fromBlock: number): Promise<void> {
+    await this.options.db
+      .insertInto('card_index_cursors')
+      .values({ chain: this.name, contract: contract.toLowerCase(), last_block: fromBlock - 1, last_block_hash: null, updated_ms: Date.now() })
+      .onConflict((conflict) => conflict.columns(['chain', 'contract']).doNothing())
+      .execute();
+    this.kick();
+  }
+
+  private readonly onNodeRestarted = (): void => this.kick();
+
+  private async runLoop(): Promise<void> {
+    while (this.running) {
+      this.kicked = false;
+      try {
+        await this.pass();
+      } catch (error) {
+        this.options.log.warn(`card index: chain ${this.name}: ${(error as Error).message}`);
+      }
+      if (!this.running) break;
+      if (this.kicked) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.options.pollIntervalMs);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = undefined;
+    }
+  }
+
+  private async indexToHead(): Promise<void> {
+    const { db, chain } = this.options;
+    await this.adoptDeployedContracts();
+    const head = Number(await chain.client.getBlockNumber({ cacheTime: 0 }));
+    let cursors = await this.loadCursors();
+    if (cursors.length === 0) return;
+    if (await this.rewindIfForked(head, cursors)) cursors = await this.loadCursors();
+
+    // Contracts whose cursors stand on one block are read together. Only start positions (where
+    // nothing was applied yet) have no hash; an applied cursor's hash was checked just above.
+    const groups = new Map<number, { contracts: string[]; hash: string | null }>();
+    for (const cursor of cursors) {
+      const group = groups.get(cursor.lastBlock) ?? { contracts: [], hash: null };
+      group.contracts.push(cursor.contract);
+      group.hash ??= cursor.lastBlockHash;
+      groups.set(cursor.lastBlock, group);
+    }
+    for (const [lastBlock, { contracts, hash }] of [...groups].sort(([a], [b]) => a - b)) {
+      let fromBlock = lastBlock + 1;
+      let parentHash = hash;
+      while (fromBlock <= head) {
+        const toBlock = Math.min(head, fromBlock + this.range - 1);
+        const fetched = await this.fetchRange(contracts, fromBlock, toBlock, parentHash);
+        // The chain moved under the read: the next pass looks for a fork before reading again.
+        if (fetched.status === 'unstable') return;
+        const applied = await applyTransferRange(db, {
+          chain: this.name,
+          contracts,
+          fromBlock,
+          toBlock,
+          toBlockHash: fetched.toBlockHash,
+          transfers: fetched.transfers,
+        });
+        // Another process applied it, or a rewind moved the cursors: plan again from the store next pass.
+        if (!applied) return;
+        if (fetched.skippedTokenIds > 0) {
+          this.options.log.warn(`card index: chain ${this.name}: skipped ${fetched.skippedTokenIds} transfers of card ids above 2^53 in blocks ${fromBlock}-${toBlock}`);
+        }
+        this.options.events.emit('range', {
+          chain: this.name,
+          fromBlock,
+          toBlock,
+          contracts,
+          transfers: fetched.transfers.length,
+        });
+        this.advanced.emit('advanced');
+        fromBlock = toBlock + 1;
+        parentHash = fetched.toBlockHash;
+        if (this.stopping) return;
+      }
+    }
+  }
+
+  private async fetchRange(contracts: string[], fromBlock: number, toBlock: number, parentHash: string | null) {
+    try {
+      const fetched = await fetchTransferRange(this.options.chain.client, { contracts, fromBlock, toBlock, parentHash });
+      this.range = Math.min(this.options.blockRange, this.range * 2);
+      return fetched;
+    } catch (error) {
+      // Providers refuse wide ranges or large results in many different words: halve and retry next pass.
+      if (toBlock > fromBlock) this.range = Math.max(1, Math.floor((toBlock - fromBlock + 1) / 2));
+      throw error;
+    }
+  }
+
+  /**
+   * A fork shows as a head below an applied cursor, or an applied cursor whose block the node now
+   * knows under another hash. The fork point is the newest stored block hash the node still has;
+   * everything the index took from later blocks is undone (see rewindCardIndex).
+   */
+  private async rewindIfForked(head: number, cursors: Cursor[]): Promise<boolean> {
+    const client = this.options.chain.client;
+    const checked = new Map<number, string | null>();
+    for (const cursor of cursors) {
+      if (cursor.lastBlock >= 0 && !checked.has(cursor.lastBlock)) checked.set(cursor.lastBlock, cursor.lastBlockHash);
+    }
+    let forked = false;
+    for (const [block, hash] of checked) {
+      if (block > head) forked = true;
+      else if (hash !== null && (await blockHashAt(client, block)) !== hash) forked = true;
+      if (forked) break;
+    }
+    if (!forked) return false;
+
+    const fork = await this.findForkPoint(head);
+    const cards = await rewindCardIndex(this.options.db, this.name, fork.block, fork.hash);
+    this.options.log.warn(`card index: chain ${this.name} no longer has blocks after ${fork.block}; re-indexing from there (${cards} cards to re-derive)`);
+    this.options.events.emit('rewind', { chain: this.name, forkBlock: fork.block, cards });
+    this.advanced.emit('advanced');
+    return true;
+  }
+
+  private async findForkPoint(head: number): Promise<{ block: number; hash: string | null }> {
+    const { db, chain } = this.options;
+    let below = head + 1;
+    for (;;) {
+      const stored = await db
+        .selectFrom('card_index_blocks')
+        .select(['block_number', 'block_hash'])
+        .where('chain', '=', this.name)
+        .where('block_number', '<', below)
+        .orderBy('block_number', 'desc')
+        .limit(FORK_SEARCH_STEP)
+        .execute();
+      if (stored.length === 0) return { block: -1, hash: null };
+      const hashes = await Promise.all(stored.map((row) => blockHashAt(chain.client, Number(row.block_number))));
+      const index = stored.findIndex((row, position) => hashes[position] === row.block_hash);
+      if (index >= 0) return { block: Number(stored[index]!.block_number), hash: stored[index]!.block_hash };
+      below = Number(stored.at(-1)!.block_number);
+    }
+  }
+
+  /** Every deployed card contract of this chain gets a cursor, starting at its deployment block. */
+  private async adoptDeployedContracts(): Promise<void> {
+    const { db } = this.options;
+    const fresh = await db
+      .selectFrom('nft_contracts as c')
+      .leftJoin('outbox_transactions as o', 'o.idempotency_key', 'c.deploy_outbox_id')
+      .select(['c.address as address', 'o.block_number as deployBlock'])
+      .where('c.chain', '=', this.name)
+      .where('c.address', 'is not', null)
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('card_index_cursors as k')
+              .select('k.contract')
+              .whereRef('k.chain', '=', 'c.chain')
+              .whereRef('k.contract', '=', 'c.address'),
+          ),
+        ),
+      )
+      .execute();
+    if (fresh.length === 0) return;
+    await db
+      .insertInto('card_index_cursors')
+      .values(
+        fresh.map((row) => ({
+          chain: this.name,
+          contract: row.address!.toLowerCase(),
+          // Before the deployment there is nothing to read; an unknown block starts at genesis.
+          last_block: row.deployBlock === null ? -1 : Number(row.deployBlock) - 1,
+          last_block_hash: null,
+          updated_ms: Date.now(),
+        })),
+      )
+      .onConflict((conflict) => conflict.columns(['chain', 'contract']).doNothing())
+      .execute();
+  }
+
+  private async loadCursors(): Promise<Cursor[]> {
+    const rows = await this.options.db
+      .selectFrom('card_index_cursors')
+      .select(['contract', 'last_block', 'last_block_hash'])
+      .where('chain', '=', this.name)
+      .execute();
+    return rows.map((row) => ({ contract: row.contract, lastBlock: Number(row.last_block), lastBlockHash: row.last_block_hash }));
+  }
+}
+
+interface Cursor {
+  contract: string;
+  lastBlock: number;
+  lastBlockHash: string | null;
+}
