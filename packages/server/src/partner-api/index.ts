@@ -2,7 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../errors/app-error.ts';
 import { uploadRoutes } from '../uploads/routes.ts';
-import { clientAddressKey } from './client-address.ts';
+import { clientAddressKey } from '../sign-in-guard/client-address.ts';
 import { credentialRoutes } from './credentials/routes.ts';
 import { assertPartnerProgramOpen } from './program-window.ts';
 import { signInRoutes } from './sign-in/routes.ts';

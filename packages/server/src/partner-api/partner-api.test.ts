@@ -12,7 +12,7 @@ import { openStore } from '../store/database.ts';
 import { openTestApp, type TestServices } from '../testing/test-services.ts';
 import { buildPng } from '../uploads/testing/media.ts';
 import { uploadBody } from '../uploads/testing/multipart.ts';
-import { clientAddressKey } from './client-address.ts';
+import { clientAddressKey } from '../sign-in-guard/client-address.ts';
 import { isPartnerProgramOpen } from './program-window.ts';
 import { signedInPartner } from './testing/partner-session.ts';
 

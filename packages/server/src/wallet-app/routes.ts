@@ -8,6 +8,8 @@ import { isAppError } from '../errors/app-error.ts';
 import { errorCodes } from '../errors/codes.ts';
 import { describeRequest } from './request-view.ts';
 import { authenticate, signIn, signOut, summarize, type Session } from './sessions.ts';
+import { clientAddressKey } from '../sign-in-guard/client-address.ts';
+import { withRetryAfter } from '../sign-in-guard/retry-after.ts';
 
 export const SignInBody = Type.Object({
   email: Type.String({ minLength: 3, maxLength: 254 }),
@@ -41,7 +43,9 @@ export const walletAppRoutes: FastifyPluginAsync<{ listener: RequestChangeListen
 
   const session = (request: FastifyRequest): Promise<Session> => authenticate(services, request.headers.authorization);
 
-  app.post('/v2/wallet-app/sessions', { schema: { body: SignInBody } }, async (request) => signIn(services, request.body));
+  app.post('/v2/wallet-app/sessions', { schema: { body: SignInBody } }, async (request, reply) =>
+    withRetryAfter(reply, () => signIn(services, { ...request.body, address: clientAddressKey(request.ip) })),
+  );
 
   app.delete('/v2/wallet-app/sessions/current', async (request) => {
     await signOut(services, (await session(request)).sessionId);

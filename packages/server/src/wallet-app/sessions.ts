@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { verifyPassword } from '../custody/passwords.ts';
+import { SignInThrottle } from '../sign-in-guard/throttle.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { Services } from '../services.ts';
 import { epochSeconds } from '../store/database.ts';
@@ -30,16 +31,29 @@ export interface Session {
 
 const SHA256_HEX = /^[0-9a-fA-F]{64}$/;
 
-/** Signs a member in with e-mail and password (SHA-256 hex): 406 unknown, 4004 wrong password, 422 suspended. */
-export async function signIn(services: Services, input: { email: string; password: string }): Promise<SignedIn> {
+/**
+ * Signs a member in with e-mail and password (SHA-256 hex): 406 unknown, 4004 wrong password, 422
+ * suspended; wrong passwords and unknown e-mails count towards the same back-off as partners' (4008).
+ */
+export async function signIn(services: Services, input: { email: string; password: string; address: string }): Promise<SignedIn> {
   if (!SHA256_HEX.test(input.password)) throw new AppError(400, { detail: 'password must be the SHA-256 hex of the password' });
+  const throttle = new SignInThrottle(services.store.db, services.config.partnerApi.signInThrottle);
+  await throttle.assertAllowed({ address: input.address });
   const member = await services.store.db
     .selectFrom('users')
     .selectAll()
     .where('email', '=', input.email.trim().toLowerCase())
     .executeTakeFirst();
-  if (!member) throw new AppError(406);
-  if (!(await verifyPassword(input.password, member.password_hash))) throw new AppError(4004);
+  if (!member) {
+    await throttle.recordFailure({ address: input.address });
+    throw new AppError(406);
+  }
+  await throttle.assertAllowed({ address: input.address, accountId: member.id });
+  if (!(await verifyPassword(input.password, member.password_hash))) {
+    await throttle.recordFailure({ address: input.address, accountId: member.id });
+    throw new AppError(4004);
+  }
+  await throttle.recordSuccess(member.id);
   if (member.status === USER_STATUS.suspended) throw new AppError(422);
   const token = randomBytes(32).toString('base64url');
   const now = epochSeconds();

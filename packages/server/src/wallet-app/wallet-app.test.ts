@@ -40,6 +40,23 @@ describe('wallet-app API', () => {
     assert.equal(notHex.statusCode, 400);
   });
 
+  test('sign-in: wrong passwords from one address make it wait (4008, Retry-After); the owner elsewhere gets in', async () => {
+    const member = await signedInMember(app, services);
+    const signIn = (password: string, remoteAddress: string) =>
+      app.inject({ method: 'POST', url: '/v2/wallet-app/sessions', payload: { email: member.user.email, password }, remoteAddress });
+    const free = services.config.partnerApi.signInThrottle.addressFreeFailures;
+    for (let attempt = 0; attempt < free; attempt += 1) {
+      assert.equal((await signIn(sha256Hex(`guess ${attempt}`), '10.9.0.1')).json().code, 4004);
+    }
+    const waiting = await signIn(sha256Hex(member.password), '10.9.0.1');
+    assert.deepEqual([waiting.statusCode, waiting.json()], [429, { code: 4008, err: 'too many wrong passwords, try again later' }]);
+    assert.ok(Number(waiting.headers['retry-after']) >= 1, 'Retry-After tells how long to wait');
+    const owner = await signIn(sha256Hex(member.password), '10.9.0.2');
+    assert.equal(owner.statusCode, 200, 'the account has not reached its own limit');
+    const failures = await services.store.db.selectFrom('sign_in_failures').selectAll().where('scope', '=', `account:${member.user.id}`).execute();
+    assert.deepEqual(failures, [], 'a right password clears the account count');
+  });
+
   test('sessions: 4003 without a token, 402 for an unknown, revoked or expired one', async () => {
     const member = await signedInMember(app, services);
     const me = await walletApp(app, member.token, 'GET', '/v2/wallet-app/me');

@@ -3,7 +3,7 @@ import { hashPassword, verifyPassword } from '../../custody/passwords.ts';
 import type { Services } from '../../services.ts';
 import { epochSeconds } from '../../store/database.ts';
 import type { PartnerRow } from '../../store/schema.ts';
-import { SignInThrottle } from '../sign-in/throttle.ts';
+import { SignInThrottle } from '../../sign-in-guard/throttle.ts';
 
 /**
  * A2: replaces the password and bumps token_version, which ends every token issued before (4044),
@@ -18,7 +18,7 @@ export async function changePartnerPassword(
 ): Promise<void> {
   if (input.oldPassword.toLowerCase() === input.newPassword.toLowerCase()) throw new AppError(4007);
   const throttle = new SignInThrottle(services.store.db, services.config.partnerApi.signInThrottle);
-  const subject = { address: input.address, partnerId: partner.id };
+  const subject = { address: input.address, accountId: partner.id };
   await throttle.assertAllowed(subject);
   const current = await services.store.db
     .selectFrom('partners')

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { authenticatePartner, requestPartner } from '../auth/authenticate.ts';
-import { clientAddressKey } from '../client-address.ts';
-import { withRetryAfter } from '../sign-in/retry-after.ts';
+import { clientAddressKey } from '../../sign-in-guard/client-address.ts';
+import { withRetryAfter } from '../../sign-in-guard/retry-after.ts';
 import { changePartnerPassword, changePartnerPin } from './commands.ts';
 import { EmptyAnswer, PasswordChangeBody, PasswordChangeQuery, PinChangeBody } from './schema.ts';
 

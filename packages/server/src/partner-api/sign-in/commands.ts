@@ -6,7 +6,7 @@ import { monthKey } from '../../time.ts';
 import { assertPartnerMayAct } from '../auth/authenticate.ts';
 import { issuePartnerToken } from '../auth/tokens.ts';
 import type { PartnerAccount } from './schema.ts';
-import { SignInThrottle } from './throttle.ts';
+import { SignInThrottle } from '../../sign-in-guard/throttle.ts';
 
 export interface SignInInput {
   email: string;
@@ -35,9 +35,9 @@ export async function signIn(services: Services, input: SignInInput): Promise<Pa
     await throttle.recordFailure({ address: input.address });
     throw new AppError(406);
   }
-  await throttle.assertAllowed({ address: input.address, partnerId: partner.id });
+  await throttle.assertAllowed({ address: input.address, accountId: partner.id });
   if (!(await verifyPassword(input.password, partner.password_hash))) {
-    await throttle.recordFailure({ address: input.address, partnerId: partner.id });
+    await throttle.recordFailure({ address: input.address, accountId: partner.id });
     throw new AppError(4004);
   }
   await throttle.recordSuccess(partner.id);

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { clientAddressKey } from '../client-address.ts';
+import { clientAddressKey } from '../../sign-in-guard/client-address.ts';
 import { signIn } from './commands.ts';
-import { withRetryAfter } from './retry-after.ts';
+import { withRetryAfter } from '../../sign-in-guard/retry-after.ts';
 import { PartnerAccount, SignInBody } from './schema.ts';
 
 /** A1 `POST /v2/partner/auth`: the one Family A call without a token. */

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import type { Config } from '../../config/config.ts';
-import { AppError } from '../../errors/app-error.ts';
-import type { Db } from '../../store/database.ts';
+import type { Config } from '../config/config.ts';
+import { AppError } from '../errors/app-error.ts';
+import type { Db } from '../store/database.ts';
 
 export type ThrottleSettings = Config['partnerApi']['signInThrottle'];
 
@@ -9,15 +9,15 @@ export type ThrottleSettings = Config['partnerApi']['signInThrottle'];
 export interface ThrottleSubject {
   /** The client address the attempt came from. */
   address: string;
-  /** The partner whose password was tried, once known. */
-  partnerId?: string;
+  /** The account (partner or wallet member) whose password was tried, once known. */
+  accountId?: string;
 }
 
-const accountScope = (partnerId: string) => `account:${partnerId}`;
+const accountScope = (accountId: string) => `account:${accountId}`;
 const addressScope = (address: string) => `address:${address}`;
 
 /**
- * Wrong-password back-off for Family A (sign-in and password change), kept in the store so every
+ * Wrong-password back-off for partners (sign-in and password change) and wallet members (sign-in), kept in the store so every
  * service process sees the same counts. Each scope (client address, account) has some free failures;
  * after them each further failure makes the scope wait `baseDelayMs * 2^(n - free)`, at most
  * `maxDelayMs`. A wait always ends, and a right password clears the account's count, so the owner is
@@ -48,12 +48,12 @@ export class SignInThrottle {
   /** Counts one wrong password against the address and, when known, the account. */
   async recordFailure(subject: ThrottleSubject, nowMs: number = Date.now()): Promise<void> {
     await this.#count(addressScope(subject.address), this.#settings.addressFreeFailures, nowMs);
-    if (subject.partnerId) await this.#count(accountScope(subject.partnerId), this.#settings.accountFreeFailures, nowMs);
+    if (subject.accountId) await this.#count(accountScope(subject.accountId), this.#settings.accountFreeFailures, nowMs);
   }
 
   /** A right password: the account's count starts again (the address's does not, or one good account would hide guessing at others). */
-  async recordSuccess(partnerId: string): Promise<void> {
-    await this.#db.deleteFrom('sign_in_failures').where('scope', '=', accountScope(partnerId)).execute();
+  async recordSuccess(accountId: string): Promise<void> {
+    await this.#db.deleteFrom('sign_in_failures').where('scope', '=', accountScope(accountId)).execute();
   }
 
   /**
@@ -97,5 +97,5 @@ export class ThrottledError extends AppError {
 }
 
 function scopesOf(subject: ThrottleSubject): string[] {
-  return subject.partnerId ? [addressScope(subject.address), accountScope(subject.partnerId)] : [addressScope(subject.address)];
+  return subject.accountId ? [addressScope(subject.address), accountScope(subject.accountId)] : [addressScope(subject.address)];
 }
