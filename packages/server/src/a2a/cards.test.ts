@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type Address } from 'viem';
+import { encodeDeployData, encodeFunctionData, zeroAddress, type Address } from 'viem';
+import { cardNftAbi, cardNftBytecode } from '@wallet-service/contracts';
 import type { App } from '../app.ts';
 import { openTestApp, type TestApp, type TestServices } from '../testing/test-services.ts';
-import type { CardOwnershipReader } from './card-ownership.ts';
+import { ChainCardOwnershipReader, type CardOwnershipReader } from './card-ownership.ts';
+import { IndexedCardOwnershipReader } from './indexed-card-ownership.ts';
 import { queryCards } from './cards.ts';
 import { approveAs, BAPP, finalResult, mintCards, prepareKey, signedInMember } from './test-support.ts';
 
-/** B4: the cards an address holds under one contract, read from the chain. */
+/** B4: the cards an address holds under one contract, from the card index (or the chain for contracts it does not follow). */
 describe('GET /v2/a2a/cards', () => {
   let testApp: TestApp;
   let services: TestServices;
@@ -127,5 +129,43 @@ describe('GET /v2/a2a/cards', () => {
       sender_kakao_id: '',
     });
     assert.notEqual(page.next_cursor, '');
+  });
+
+  test('a followed contract is answered from the card index, any other contract from the chain', async () => {
+    const chain = services.chains.get('main');
+    const calls: string[] = [];
+    const recordingFallback: CardOwnershipReader = {
+      async listOwnedCards(input) {
+        calls.push(input.contract.toLowerCase());
+        return new ChainCardOwnershipReader().listOwnedCards(input);
+      },
+    };
+    const reader = new IndexedCardOwnershipReader(services.cardIndex, services.store.db, recordingFallback);
+    const indexed = await reader.listOwnedCards({ chain, contract, owner: member.address, afterCardId: null, limit: 100 });
+    assert.deepEqual(indexed.cards.map((card) => card.cardId), [1n, 4n]);
+    assert.equal(indexed.cards[0]!.sender.toLowerCase(), partner, 'a minted card comes from the minting account');
+    assert.deepEqual(calls, [], 'the partner contract is read from the index');
+
+    // A CardNFT deployed outside the service: the index does not follow it.
+    const deployer = await services.operator.signer();
+    const deployment = await services.outbox.submit({
+      idempotencyKey: `foreign-nft:${contract}`,
+      chain: 'main',
+      signer: deployer,
+      to: null,
+      data: encodeDeployData({ abi: cardNftAbi, bytecode: cardNftBytecode, args: ['Elsewhere', 'ELSE', 'https://example.org/', deployer.address, zeroAddress] }),
+    });
+    const foreign = (await services.outbox.waitForFinal(deployment.id)).contractAddress!;
+    const minted = await services.outbox.submit({
+      idempotencyKey: `foreign-mint:${foreign}`,
+      chain: 'main',
+      signer: deployer,
+      to: foreign,
+      data: encodeFunctionData({ abi: cardNftAbi, functionName: 'mintBatch', args: [[member.address], true] }),
+    });
+    assert.equal((await services.outbox.waitForFinal(minted.id)).receiptStatus, 'success');
+    const fromChain = await reader.listOwnedCards({ chain, contract: foreign, owner: member.address, afterCardId: null, limit: 100 });
+    assert.deepEqual(fromChain.cards.map((card) => card.cardId), [1n]);
+    assert.deepEqual(calls, [foreign.toLowerCase()]);
   });
 });

@@ -1,6 +1,7 @@
 import cors from '@fastify/cors';
 import type { FastifyPluginAsync } from 'fastify';
 import { isAppError } from '../errors/app-error.ts';
+import { IndexedCardOwnershipReader } from './indexed-card-ownership.ts';
 import { ChainCardOwnershipReader, type CardOwnershipReader } from './card-ownership.ts';
 import { cardsRoute } from './cards.route.ts';
 import { linksRoutes } from './links.route.ts';
@@ -40,5 +41,8 @@ export const a2aRoutes: FastifyPluginAsync<A2aRoutesOptions> = async (app, optio
   await app.register(prepareRoute);
   await app.register(resultRoute, { runtime: options.runtime });
   await app.register(linksRoutes);
-  await app.register(cardsRoute, { reader: options.cardReader ?? new ChainCardOwnershipReader() });
+  const reader =
+    options.cardReader ??
+    new IndexedCardOwnershipReader(app.services.cardIndex, app.services.store.db, new ChainCardOwnershipReader());
+  await app.register(cardsRoute, { reader });
 };
