@@ -63,6 +63,8 @@ async function throughOutbox(services: Services, signers: TransactionSigner[], r
       signer: signers[index % signers.length]!,
       to: freshAddress(),
       value: BigInt(index + 1),
+      // The same transaction as the pre-signed side: a plain transfer with its known gas limit.
+      gas: TRANSFER_GAS,
     });
     ids[index] = transaction.id;
   });

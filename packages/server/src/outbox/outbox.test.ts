@@ -68,6 +68,20 @@ describe('transaction outbox (real node, real store)', () => {
     for (const [index, to] of recipients.entries()) assert.equal(await client.getBalance({ address: to }), BigInt(index + 1));
   });
 
+  test('the same key submitted concurrently is stored and sent once', async () => {
+    const signer = await fundedSigner();
+    const to = freshAddress();
+    const submission = { idempotencyKey: `twice:${to}`, chain: 'main', signer, to, value: 99n };
+    const answers = await Promise.all([services.outbox.submit(submission), services.outbox.submit(submission), services.outbox.submit(submission)]);
+    assert.equal(new Set(answers.map((answer) => answer.id)).size, 1);
+    await services.outbox.waitForFinal(answers[0]!.id);
+    const client = services.chains.get('main').client;
+    assert.equal(await client.getBalance({ address: to }), 99n);
+    assert.equal(await client.getTransactionCount({ address: signer.address }), 1);
+    const rows = await services.store.db.selectFrom('outbox_transactions').select('id').where('idempotency_key', '=', submission.idempotencyKey).execute();
+    assert.equal(rows.length, 1);
+  });
+
   test('a transaction the node lost is broadcast again with the same bytes and hash', async () => {
     const signer = await fundedSigner();
     const client = services.chains.get('main').client;

@@ -40,6 +40,9 @@ const PENDING_BATCH = 500;
 const VERIFY_BATCH = 1000;
 const FEE_CACHE_MS = 1_000;
 const MAX_COMMIT_GROUP = 100;
+const BALANCE_CACHE_MS = 1_000;
+/** Rows per multi-row insert (kept under SQLite's bound-parameter limit). */
+const INSERT_BATCH = 25;
 
 /**
  * The one way the service sends transactions. Per account and chain it allocates the nonce, signs
@@ -60,6 +63,10 @@ export class TransactionOutbox {
   /** When this process last sent each unmined transaction. */
   private readonly broadcastAt = new Map<string, number>();
   private readonly commitQueue: QueuedSubmission[] = [];
+  /** Per chain:account, the pending balance last read less what was submitted since. */
+  private readonly spendable = new Map<string, { balance: bigint; at: number }>();
+  /** chain:account pairs whose nonce row exists (rows are never deleted). */
+  private readonly knownNonceRows = new Set<string>();
   private commitScheduled = false;
 
   constructor(options: OutboxOptions) {
@@ -94,30 +101,24 @@ export class TransactionOutbox {
    * anything is stored.
    */
   async submit(submission: OutboxSubmission): Promise<OutboxTransaction> {
-    const existing = await this.findByIdempotencyKey(submission.idempotencyKey);
-    if (existing) return existing;
-
     const chain = this.chains.get(submission.chain);
     const from = submission.signer.address.toLowerCase() as Address;
     const value = submission.value ?? 0n;
     const data = submission.data ?? '0x';
-    const [gas, fees, balance] = await Promise.all([
-      submission.gas ?? this.estimateGas(chain, from, submission.to, data, value),
-      this.fees(chain),
-      chain.client.getBalance({ address: from, blockTag: 'pending' }),
+    // The key lookup runs beside the node calls; a known key wins over whatever they answered.
+    const [existing, priced] = await Promise.all([
+      this.findByIdempotencyKey(submission.idempotencyKey),
+      Promise.all([submission.gas ?? this.estimateGas(chain, from, submission.to, data, value), this.fees(chain)]).then(
+        (result) => ({ ok: true as const, result }),
+        (error: unknown) => ({ ok: false as const, error }),
+      ),
     ]);
+    if (existing) return existing;
+    if (!priced.ok) throw priced.error;
+    const [gas, fees] = priced.result;
     // A transaction that can never pay would hold back every later nonce of the account: refuse it now.
-    const cost = value + gas * fees.maxFeePerGas;
-    if (balance < cost) {
-      throw new OutboxRefusal('insufficient_funds', `balance ${balance} wei is below the ${cost} wei this transaction may cost`);
-    }
-    const knownNonce = await this.db
-      .selectFrom('account_nonces')
-      .select('next_nonce')
-      .where('chain', '=', chain.name)
-      .where('address', '=', from)
-      .executeTakeFirst();
-    const chainNonce = knownNonce ? 0 : await chain.client.getTransactionCount({ address: from, blockTag: 'pending' });
+    await this.reserveFunds(chain, from, value + gas * fees.maxFeePerGas);
+    const chainNonce = this.knownNonceRows.has(`${chain.name}:${from}`) ? 0 : await this.startingNonce(chain, from);
 
     const prepared: PreparedSubmission = { submission, chain, from, value, data, gas, fees, chainNonce };
     const stored = await this.commitInGroup(prepared);
@@ -126,6 +127,22 @@ export class TransactionOutbox {
     await this.broadcast(row);
     return toTransaction(row);
   }
+
+  /** The nonce an account's first stored transaction gets: the node's pending count, unless a row exists. */
+  private async startingNonce(chain: ChainContext, from: Address): Promise<number> {
+    const known = await this.db
+      .selectFrom('account_nonces')
+      .select('next_nonce')
+      .where('chain', '=', chain.name)
+      .where('address', '=', from)
+      .executeTakeFirst();
+    if (known) {
+      this.knownNonceRows.add(`${chain.name}:${from}`);
+      return 0;
+    }
+    return chain.client.getTransactionCount({ address: from, blockTag: 'pending' });
+  }
+
 
   /**
    * Group commit: submissions that arrive together are stored in one DB transaction, so the
@@ -152,20 +169,13 @@ export class TransactionOutbox {
   }
 
   private async commitGroup(group: QueuedSubmission[]): Promise<void> {
-    // One lock order for every process, so two groups never deadlock on nonce rows.
-    const ordered = [...group].sort((a, b) =>
-      `${a.prepared.chain.name}:${a.prepared.from}`.localeCompare(`${b.prepared.chain.name}:${b.prepared.from}`),
-    );
     try {
-      const results = await this.db.transaction().execute(async (trx) => {
-        const stored: StoredSubmission[] = [];
-        for (const item of ordered) stored.push(await this.storeSubmission(trx, item.prepared));
-        return stored;
-      });
-      ordered.forEach((item, index) => item.resolve(results[index]!));
+      const results = await this.db.transaction().execute((trx) => this.storeGroup(trx, group.map((item) => item.prepared)));
+      for (const item of group) this.knownNonceRows.add(`${item.prepared.chain.name}:${item.prepared.from}`);
+      group.forEach((item, index) => item.resolve(results[index]!));
     } catch (error) {
-      if (ordered.length === 1) {
-        const only = ordered[0]!;
+      if (group.length === 1) {
+        const only = group[0]!;
         // Another process stored the same key between our check and our insert.
         const raced = await this.db
           .selectFrom('outbox_transactions')
@@ -178,71 +188,66 @@ export class TransactionOutbox {
         return;
       }
       // Something in the group failed: store each on its own so only that one fails.
-      for (const item of ordered) await this.commitGroup([item]);
+      for (const item of group) await this.commitGroup([item]);
     }
   }
 
-  /** Allocates the nonce, signs and stores one submission inside a group's DB transaction. */
-  private async storeSubmission(trx: DbTransaction, prepared: PreparedSubmission): Promise<StoredSubmission> {
-    const { submission, chain, from, value, data, gas, fees, chainNonce } = prepared;
-    // A write first, so SQLite takes its write lock now and PostgreSQL locks the nonce row.
-    await trx
-      .insertInto('account_nonces')
-      .values({ chain: chain.name, address: from, next_nonce: chainNonce })
-      .onConflict((conflict) => conflict.columns(['chain', 'address']).doNothing())
-      .execute();
-    const duplicate = await trx
-      .selectFrom('outbox_transactions')
-      .selectAll()
-      .where('idempotency_key', '=', submission.idempotencyKey)
-      .executeTakeFirst();
-    if (duplicate) return { row: duplicate, duplicate: true };
-    const allocated = await trx
-      .updateTable('account_nonces')
-      .set((eb) => ({ next_nonce: eb('next_nonce', '+', 1) }))
-      .where('chain', '=', chain.name)
-      .where('address', '=', from)
-      .returning('next_nonce')
-      .executeTakeFirstOrThrow();
-    const nonce = allocated.next_nonce - 1;
-    const raw = await submission.signer.account.signTransaction!({
-      type: 'eip1559',
-      chainId: chain.chainId,
-      nonce,
-      to: submission.to,
-      data,
-      value,
-      gas,
-      maxFeePerGas: fees.maxFeePerGas,
-      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-    });
+  /**
+   * Stores a group in one DB transaction with a handful of statements whatever its size: nonce
+   * rows are locked first (a write, so SQLite takes its write lock and PostgreSQL its row locks, in
+   * one order for every process so two groups never deadlock), keys are checked in one query,
+   * each account's nonces are allocated in one update, and the rows go in with one insert.
+   */
+  private async storeGroup(trx: DbTransaction, group: PreparedSubmission[]): Promise<StoredSubmission[]> {
+    const accounts = new Map<string, { chain: ChainContext; from: Address; chainNonce: number; count: number; next: number }>();
+    for (const prepared of group) {
+      const key = `${prepared.chain.name}:${prepared.from}`;
+      const account = accounts.get(key) ?? { chain: prepared.chain, from: prepared.from, chainNonce: 0, count: 0, next: 0 };
+      account.chainNonce = Math.max(account.chainNonce, prepared.chainNonce);
+      accounts.set(key, account);
+    }
+    const ordered = [...accounts.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, account]) => account);
+    for (const account of ordered) {
+      await trx
+        .insertInto('account_nonces')
+        .values({ chain: account.chain.name, address: account.from, next_nonce: account.chainNonce })
+        .onConflict((conflict) => conflict.columns(['chain', 'address']).doNothing())
+        .execute();
+    }
+    const keys = [...new Set(group.map((prepared) => prepared.submission.idempotencyKey))];
+    const before = await trx.selectFrom('outbox_transactions').selectAll().where('idempotency_key', 'in', keys).execute();
+    const rowsByKey = new Map(before.map((row) => [row.idempotency_key, row]));
+    // The first submission of each new key is stored; any other answers that row as a duplicate.
+    const fresh = new Set<PreparedSubmission>();
+    for (const prepared of group) {
+      const key = prepared.submission.idempotencyKey;
+      if (rowsByKey.has(key) || [...fresh].some((other) => other.submission.idempotencyKey === key)) continue;
+      fresh.add(prepared);
+      accounts.get(`${prepared.chain.name}:${prepared.from}`)!.count += 1;
+    }
+    for (const account of ordered) {
+      if (account.count === 0) continue;
+      const allocated = await trx
+        .updateTable('account_nonces')
+        .set((eb) => ({ next_nonce: eb('next_nonce', '+', account.count) }))
+        .where('chain', '=', account.chain.name)
+        .where('address', '=', account.from)
+        .returning('next_nonce')
+        .executeTakeFirstOrThrow();
+      account.next = allocated.next_nonce - account.count;
+    }
     const now = Date.now();
-    const row: OutboxRow = {
-      id: randomUUID(),
-      idempotency_key: submission.idempotencyKey,
-      chain: chain.name,
-      from_address: from,
-      nonce,
-      to_address: submission.to?.toLowerCase() ?? null,
-      value_wei: value.toString(),
-      data,
-      gas_limit: gas.toString(),
-      raw_tx: raw,
-      tx_hash: keccak256(raw),
-      status: 'signed',
-      receipt_status: null,
-      block_number: null,
-      block_hash: null,
-      gas_used: null,
-      contract_address: null,
-      error: null,
-      broadcast_attempts: 0,
-      last_broadcast_ms: null,
-      created_ms: now,
-      updated_ms: now,
-    };
-    await trx.insertInto('outbox_transactions').values(row).execute();
-    return { row, duplicate: false };
+    const created: OutboxRow[] = [];
+    for (const prepared of fresh) {
+      const account = accounts.get(`${prepared.chain.name}:${prepared.from}`)!;
+      const row = await signedRow(prepared, account.next++, now);
+      created.push(row);
+      rowsByKey.set(row.idempotency_key, row);
+    }
+    for (let start = 0; start < created.length; start += INSERT_BATCH) {
+      await trx.insertInto('outbox_transactions').values(created.slice(start, start + INSERT_BATCH)).execute();
+    }
+    return group.map((prepared) => ({ row: rowsByKey.get(prepared.submission.idempotencyKey)!, duplicate: !fresh.has(prepared) }));
   }
 
   async findByIdempotencyKey(key: string): Promise<OutboxTransaction | undefined> {
@@ -508,6 +513,26 @@ export class TransactionOutbox {
     return (estimate * 125n) / 100n;
   }
 
+  /**
+   * Checks the account can pay `cost` (value + gas limit x max fee, an upper bound). The node's
+   * pending balance is read at most once per BALANCE_CACHE_MS per account; in between, what this
+   * process submitted is subtracted from it, which can only err on the side of reading again.
+   */
+  private async reserveFunds(chain: ChainContext, from: Address, cost: bigint): Promise<void> {
+    const key = `${chain.name}:${from}`;
+    const cached = this.spendable.get(key);
+    if (cached && Date.now() - cached.at < BALANCE_CACHE_MS && cached.balance >= cost) {
+      cached.balance -= cost;
+      return;
+    }
+    const balance = await chain.client.getBalance({ address: from, blockTag: 'pending' });
+    if (balance < cost) {
+      this.spendable.delete(key);
+      throw new OutboxRefusal('insufficient_funds', `balance ${balance} wei is below the ${cost} wei this transaction may cost`);
+    }
+    this.spendable.set(key, { balance: balance - cost, at: Date.now() });
+  }
+
   private async fees(chain: ChainContext): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
     const cached = this.feeCache.get(chain.name);
     if (cached && Date.now() - cached.at < FEE_CACHE_MS) return cached;
@@ -550,6 +575,46 @@ function revertReason(error: unknown): string | undefined {
   if (reason) return reason;
   const match = /reverted with reason string '([^']*)'|execution reverted: ([^\n]*)/.exec(String((error as Error).message));
   return match?.[1] ?? match?.[2];
+}
+
+/** Signs one submission with its nonce: the row the outbox stores. */
+async function signedRow(prepared: PreparedSubmission, nonce: number, now: number): Promise<OutboxRow> {
+  const { submission, chain, from, value, data, gas, fees } = prepared;
+  const raw = await submission.signer.account.signTransaction!({
+    type: 'eip1559',
+    chainId: chain.chainId,
+    nonce,
+    to: submission.to,
+    data,
+    value,
+    gas,
+    maxFeePerGas: fees.maxFeePerGas,
+    maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+  });
+  return {
+    id: randomUUID(),
+    idempotency_key: submission.idempotencyKey,
+    chain: chain.name,
+    from_address: from,
+    nonce,
+    to_address: submission.to?.toLowerCase() ?? null,
+    value_wei: value.toString(),
+    data,
+    gas_limit: gas.toString(),
+    raw_tx: raw,
+    tx_hash: keccak256(raw),
+    status: 'signed',
+    receipt_status: null,
+    block_number: null,
+    block_hash: null,
+    gas_used: null,
+    contract_address: null,
+    error: null,
+    broadcast_attempts: 0,
+    last_broadcast_ms: null,
+    created_ms: now,
+    updated_ms: now,
+  };
 }
 
 interface PreparedSubmission {
