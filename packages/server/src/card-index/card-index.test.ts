@@ -426,7 +426,7 @@ describe('card index on a real node', () => {
       const pending = await services.store.db
         .selectFrom('outbox_transactions')
         .select('id')
-        .where('status', 'in', ['signed', 'sent'])
+        .where('status', '=', 'signed')
         .execute();
       return pending.length === 0 ? true : undefined;
     });

@@ -321,7 +321,7 @@ export class TransactionOutbox {
         await this.db
           .updateTable('outbox_transactions')
           .set({
-            status: 'sent',
+            status: 'signed',
             receipt_status: null,
             block_number: null,
             block_hash: null,
@@ -377,7 +377,7 @@ export class TransactionOutbox {
     const rows = await this.db
       .selectFrom('outbox_transactions')
       .selectAll()
-      .where('status', 'in', ['signed', 'sent'])
+      .where('status', '=', 'signed')
       .orderBy('created_ms')
       .limit(PENDING_BATCH)
       .execute();
@@ -419,7 +419,7 @@ export class TransactionOutbox {
         .updateTable('outbox_transactions')
         .set((eb) => ({ last_broadcast_ms: now, updated_ms: now, broadcast_attempts: eb('broadcast_attempts', '+', 1), error: outcome.error }))
         .where('id', '=', row.id)
-        .where('status', 'in', ['signed', 'sent'])
+        .where('status', '=', 'signed')
         .execute();
     } else if (outcome.status === 'reconcile') {
       await this.reconcileNonceTooLow(chain, row, outcome.error);
@@ -443,7 +443,7 @@ export class TransactionOutbox {
         .updateTable('outbox_transactions')
         .set({ status: 'failed', error: `nonce ${row.nonce} used by another transaction: ${error}`, updated_ms: Date.now() })
         .where('id', '=', row.id)
-        .where('status', 'in', ['signed', 'sent'])
+        .where('status', '=', 'signed')
         .execute();
       await trx
         .updateTable('account_nonces')

@@ -112,7 +112,8 @@ export interface AccountNonceTable {
   next_nonce: number;
 }
 
-export type OutboxStatus = 'signed' | 'sent' | 'mined' | 'failed';
+/** `signed`: stored (and sent, or to be sent again) until its receipt is stored; then `mined`. */
+export type OutboxStatus = 'signed' | 'mined' | 'failed';
 
 export interface OutboxTransactionTable {
   id: string;
