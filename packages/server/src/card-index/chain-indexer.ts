@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { PollingLoop } from '../polling-loop.ts';
 import type { ChainContext } from '../chain/chains.ts';
 import type { Db } from '../store/database.ts';
 import { applyTransferRange, rewindCardIndex } from './index-writes.ts';
@@ -43,12 +44,9 @@ export class ChainCardIndexer {
   private readonly advanced = new EventEmitter();
   /** Shrinks when a node refuses a range as too large, grows back after each success. */
   private range: number;
-  private running = false;
+  private readonly loop: PollingLoop;
   /** Set by stop(): a pass in progress ends after the range it is applying. */
   private stopping = false;
-  private loop: Promise<void> | undefined;
-  private wake: (() => void) | undefined;
-  private kicked = false;
   private passing: Promise<void> | undefined;
 
   constructor(options: ChainCardIndexerOptions) {
@@ -56,30 +54,29 @@ export class ChainCardIndexer {
     this.name = options.chain.name;
     this.range = options.blockRange;
     this.advanced.setMaxListeners(0);
+    this.loop = new PollingLoop(() => this.pass(), options.pollIntervalMs, (error) =>
+      this.options.log.warn(`card index: chain ${this.name}: ${error.message}`),
+    );
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
+    if (this.loop.isRunning) return;
     // A restarted embedded node may have lost its newest blocks: look at once, not at the next poll.
     this.options.chain.node?.on('restarted', this.onNodeRestarted);
-    this.loop = this.runLoop();
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    this.running = false;
     this.stopping = true;
     this.options.chain.node?.off('restarted', this.onNodeRestarted);
-    this.wake?.();
-    await this.loop;
+    await this.loop.stop();
     await this.passing;
     this.stopping = false;
   }
 
   /** Runs a pass now instead of at the next interval. */
   kick(): void {
-    this.kicked = true;
-    this.wake?.();
+    this.loop.kick();
   }
 
   /**
@@ -131,27 +128,6 @@ export class ChainCardIndexer {
   }
 
   private readonly onNodeRestarted = (): void => this.kick();
-
-  private async runLoop(): Promise<void> {
-    while (this.running) {
-      this.kicked = false;
-      try {
-        await this.pass();
-      } catch (error) {
-        this.options.log.warn(`card index: chain ${this.name}: ${(error as Error).message}`);
-      }
-      if (!this.running) break;
-      if (this.kicked) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.options.pollIntervalMs);
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wake = undefined;
-    }
-  }
 
   private async indexToHead(): Promise<void> {
     const { db, chain } = this.options;

@@ -4,6 +4,7 @@ import { BaseError, ContractFunctionRevertedError, ExecutionRevertedError, kecca
 import type { ChainContext, ChainRegistry } from '../chain/chains.ts';
 import type { Db, DbTransaction } from '../store/database.ts';
 import type { OutboxRow } from '../store/schema.ts';
+import { PollingLoop } from '../polling-loop.ts';
 import { classifyBroadcastError, type BroadcastOutcome } from './broadcast-errors.ts';
 
 /** An account able to sign: the address and a viem local account unlocked by custody. */
@@ -56,10 +57,7 @@ export class TransactionOutbox {
   private readonly options: OutboxOptions;
   private readonly settled = new EventEmitter();
   private readonly feeCache = new Map<string, { at: number; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }>();
-  private running = false;
-  private loop: Promise<void> | undefined;
-  private wake: (() => void) | undefined;
-  private kicked = false;
+  private readonly loop: PollingLoop;
   /** When this process last sent each unmined transaction. */
   private readonly broadcastAt = new Map<string, number>();
   private readonly commitQueue: QueuedSubmission[] = [];
@@ -74,25 +72,25 @@ export class TransactionOutbox {
     this.chains = options.chains;
     this.options = options;
     this.settled.setMaxListeners(0);
+    this.loop = new PollingLoop(() => this.trackPending(), options.pollIntervalMs, (error) =>
+      this.options.log?.warn(`outbox: ${error.message}`),
+    );
   }
 
   /** Starts tracking: replays what a previous run left unmined and checks recent receipts still hold. */
   async start(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
+    if (this.loop.isRunning) return;
     for (const chain of this.chains.all()) {
       chain.node?.on('restarted', () => {
         this.verifyMined(chain).catch((error: Error) => this.options.log?.warn(`outbox: verify ${chain.name}: ${error.message}`));
       });
       await this.verifyMined(chain);
     }
-    this.loop = this.runLoop();
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    this.running = false;
-    this.wake?.();
-    await this.loop;
+    await this.loop.stop();
   }
 
   /**
@@ -347,29 +345,7 @@ export class TransactionOutbox {
 
   /** Runs one pass now instead of at the next interval. */
   kick(): void {
-    this.kicked = true;
-    this.wake?.();
-  }
-
-  private async runLoop(): Promise<void> {
-    while (this.running) {
-      this.kicked = false;
-      try {
-        await this.trackPending();
-      } catch (error) {
-        this.options.log?.warn(`outbox: ${(error as Error).message}`);
-      }
-      if (!this.running) break;
-      if (this.kicked) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.options.pollIntervalMs);
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wake = undefined;
-    }
+    this.loop.kick();
   }
 
   /** One pass: record receipts of unmined transactions and broadcast again those that need it. */
