@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { cardNftAbi } from '@wallet-service/contracts';
@@ -17,11 +16,10 @@ import {
   type WalletClient,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from 'viem/accounts';
-import { loadConfig } from '../config/config.ts';
 import type { TransactionSigner } from '../outbox/outbox.ts';
-import { openServices, type Services } from '../services.ts';
+import type { Services } from '../services.ts';
 import { buildApprovedPartner } from '../testing/factories.ts';
-import { createTestSchema } from '../testing/test-services.ts';
+import { createTestInstallation } from '../testing/test-services.ts';
 import { InvalidCardCursorError } from './index.ts';
 
 /**
@@ -43,34 +41,12 @@ interface Partner {
 let mintSequence = 0;
 
 async function openReopenableServices() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'wallet-card-index-'));
-  const postgres = process.env.WALLET_TEST_STORE === 'postgres' ? await createTestSchema() : undefined;
-  const config = loadConfig({
-    env: {},
-    overrides: {
-      dataDir,
-      port: 0,
-      logLevel: 'silent',
-      databaseUrl: postgres?.databaseUrl ?? null,
-      chains: { ethereum: null, polygon: null },
-      outbox: { pollIntervalMs: 50, rebroadcastAfterMs: 1_000 },
-      // A small range so the tests cross range boundaries all the time.
-      cardIndex: { pollIntervalMs: 100, blockRange: 8 },
-    },
-  });
+  // A small range so the tests cross range boundaries all the time.
+  const installation = await createTestInstallation({ cardIndex: { pollIntervalMs: 100, blockRange: 8 } });
   return {
-    dataDir,
-    open: () =>
-      openServices(config, {
-        chainMode: 'own',
-        runOutbox: true,
-        log: pino({ level: process.env.CARD_INDEX_TEST_LOG ?? 'silent' }, pino.destination(2)),
-        ...(postgres ? { postgresSchema: postgres.schema } : {}),
-      }),
-    async remove() {
-      await postgres?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+    dataDir: installation.dataDir,
+    open: () => installation.open(pino({ level: process.env.CARD_INDEX_TEST_LOG ?? 'silent' }, pino.destination(2))),
+    remove: installation.remove,
   };
 }
 

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pino } from 'pino';
-import { loadConfig, type ConfigOverrides } from '../config/config.ts';
+import { pino, type Logger } from 'pino';
+import { loadConfig, type Config, type ConfigOverrides } from '../config/config.ts';
 import { openServices, type Services } from '../services.ts';
 import { buildApp, type App } from '../app.ts';
 import { createTestSchema } from './test-store.ts';
@@ -14,45 +14,69 @@ export interface TestServices extends Services {
   cleanup(): Promise<void>;
 }
 
+/** A test's data directory and store, which services can be opened on, closed and opened again. */
+export interface TestInstallation {
+  dataDir: string;
+  config: Readonly<Config>;
+  /** Opens the service's parts on this installation (the embedded node keeps its state between opens). */
+  open(log?: Logger): Promise<Services>;
+  /** Removes the data directory and the PostgreSQL schema (close the services first). */
+  remove(): Promise<void>;
+}
+
 /**
- * Real services for a test: a temporary data directory, an embedded main chain (other chains off
- * unless overridden), and the store the run asks for (SQLite, or a fresh PostgreSQL schema when
- * WALLET_TEST_STORE=postgres).
+ * A temporary data directory with an embedded main chain (other chains off unless overridden) and
+ * the store the run asks for: SQLite, or a fresh PostgreSQL schema when WALLET_TEST_STORE=postgres.
  */
-export async function openTestServices(overrides: ConfigOverrides = {}): Promise<TestServices> {
+export async function createTestInstallation(overrides: ConfigOverrides = {}): Promise<TestInstallation> {
   const dataDir = mkdtempSync(join(tmpdir(), 'wallet-test-'));
   const postgres = process.env.WALLET_TEST_STORE === 'postgres' ? await createTestSchema() : undefined;
-  const config = loadConfig({
-    env: {},
-    overrides: {
-      dataDir,
-      port: 0,
-      logLevel: 'silent',
-      databaseUrl: postgres?.databaseUrl ?? null,
-      chains: { ethereum: null, polygon: null },
-      outbox: { pollIntervalMs: 50, rebroadcastAfterMs: 1_000 },
-      ...overrides,
-    },
-  });
-  let services: Services;
-  try {
-    services = await openServices(config, {
-      chainMode: 'own',
-      runOutbox: true,
-      log: pino({ level: 'silent' }),
-      ...(postgres ? { postgresSchema: postgres.schema } : {}),
-    });
-  } catch (error) {
+  const remove = async () => {
     await postgres?.drop();
     rmSync(dataDir, { recursive: true, force: true });
+  };
+  let config: Readonly<Config>;
+  try {
+    config = loadConfig({
+      env: {},
+      overrides: {
+        dataDir,
+        port: 0,
+        logLevel: 'silent',
+        databaseUrl: postgres?.databaseUrl ?? null,
+        chains: { ethereum: null, polygon: null },
+        outbox: { pollIntervalMs: 50, rebroadcastAfterMs: 1_000 },
+        ...overrides,
+      },
+    });
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+  return {
+    dataDir,
+    config,
+    open: (log = pino({ level: 'silent' })) =>
+      openServices(config, { chainMode: 'own', runOutbox: true, log, ...(postgres ? { postgresSchema: postgres.schema } : {}) }),
+    remove,
+  };
+}
+
+/** Real services for a test on a fresh installation; cleanup() closes them and removes it. */
+export async function openTestServices(overrides: ConfigOverrides = {}): Promise<TestServices> {
+  const installation = await createTestInstallation(overrides);
+  let services: Services;
+  try {
+    services = await installation.open();
+  } catch (error) {
+    await installation.remove();
     throw error;
   }
   return {
     ...services,
     async cleanup() {
       await services.close();
-      await postgres?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
+      await installation.remove();
     },
   };
 }
