@@ -20,15 +20,18 @@ export interface OwnedCard {
  * Where the card query reads ownership from. The chain reader below works on any node; a card index
  * fed by Transfer logs replaces it with keyset reads of the store.
  */
+/** Cards of `contract` that `owner` holds now, id ascending, ids above `afterCardId`, at most `limit`. */
+export interface ListOwnedCardsInput {
+  chain: ChainContext;
+  contract: Address;
+  owner: Address;
+  afterCardId: bigint | null;
+  limit: number;
+}
+
 export interface CardOwnershipReader {
-  /** Cards of `contract` that `owner` holds now, id ascending, ids above `afterCardId`, at most `limit` + whether more remain. */
-  listOwnedCards(input: {
-    chain: ChainContext;
-    contract: Address;
-    owner: Address;
-    afterCardId: bigint | null;
-    limit: number;
-  }): Promise<{ cards: OwnedCard[]; hasMore: boolean }>;
+  /** The page of cards, and whether more remain. */
+  listOwnedCards(input: ListOwnedCardsInput): Promise<{ cards: OwnedCard[]; hasMore: boolean }>;
 }
 
 const transferEvent = erc721Abi.find((item) => item.type === 'event' && item.name === 'Transfer')!;
@@ -40,13 +43,7 @@ const transferEvent = erc721Abi.find((item) => item.type === 'event' && item.nam
  * the indexer is the answer for long histories.
  */
 export class ChainCardOwnershipReader implements CardOwnershipReader {
-  async listOwnedCards(input: {
-    chain: ChainContext;
-    contract: Address;
-    owner: Address;
-    afterCardId: bigint | null;
-    limit: number;
-  }): Promise<{ cards: OwnedCard[]; hasMore: boolean }> {
+  async listOwnedCards(input: ListOwnedCardsInput): Promise<{ cards: OwnedCard[]; hasMore: boolean }> {
     const client = input.chain.client;
     const received = await client.getLogs({
       address: input.contract,

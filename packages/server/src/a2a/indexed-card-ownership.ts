@@ -2,7 +2,7 @@ import { zeroAddress, type Address, type Hex } from 'viem';
 import type { ChainContext } from '../chain/chains.ts';
 import { encodeCardCursor, type CardIndex } from '../card-index/index.ts';
 import type { Db } from '../store/database.ts';
-import type { CardOwnershipReader, OwnedCard } from './card-ownership.ts';
+import type { CardOwnershipReader, ListOwnedCardsInput, OwnedCard } from './card-ownership.ts';
 
 const INDEX_WAIT_MS = 3_000;
 
@@ -18,13 +18,7 @@ export class IndexedCardOwnershipReader implements CardOwnershipReader {
     private readonly fallback: CardOwnershipReader,
   ) {}
 
-  async listOwnedCards(input: {
-    chain: ChainContext;
-    contract: Address;
-    owner: Address;
-    afterCardId: bigint | null;
-    limit: number;
-  }): Promise<{ cards: OwnedCard[]; hasMore: boolean }> {
+  async listOwnedCards(input: ListOwnedCardsInput): Promise<{ cards: OwnedCard[]; hasMore: boolean }> {
     const contract = input.contract.toLowerCase();
     const followed = await this.db
       .selectFrom('card_index_cursors')

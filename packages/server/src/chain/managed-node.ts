@@ -97,7 +97,11 @@ export class ManagedNode extends EventEmitter {
     rmSync(this.recordPath, { force: true });
   }
 
-  private async spawnNode(attempt = 0): Promise<void> {
+  /**
+   * `restart`: the node died under a running service, whose clients keep this node's URL, so the
+   * port must stay; only a first start may move to another free port.
+   */
+  private async spawnNode(attempt = 0, restart = false): Promise<void> {
     this.backUpState();
     const identity = nodeIdentity();
     const args = [
@@ -126,17 +130,18 @@ export class ManagedNode extends EventEmitter {
       await Promise.race([waitForRpc(this.rpcUrl, this.settings.chainId, 30_000, identity.account), exitedEarly]);
     } catch (error) {
       const portTaken = error instanceof ForeignNodeError || /address already in use|os error 98/i.test(stderr);
-      if (portTaken && !this.settings.rpcPort && attempt < 5) {
+      if (portTaken && attempt < 5 && (restart || !this.settings.rpcPort)) {
         child.kill('SIGKILL');
-        this.port = await freePort();
-        return this.spawnNode(attempt + 1);
+        if (restart) await sleep(200); // the dead node's port is usually free again a moment later
+        else this.port = await freePort();
+        return this.spawnNode(attempt + 1, restart);
       }
       child.kill('SIGKILL');
       if (existsSync(this.statePath) && /state/i.test(stderr)) {
         // A state file cut off by a hard kill: start from the last good copy; the outbox replays the rest.
         this.log(`chain ${this.name}: state file unreadable, restoring the previous copy`);
         this.restoreStateBackup();
-        return this.spawnNode(attempt + 1);
+        return this.spawnNode(attempt + 1, restart);
       }
       throw error;
     }
@@ -149,7 +154,7 @@ export class ManagedNode extends EventEmitter {
     child.once('exit', (code, signal) => {
       if (this.stopping || this.child !== child) return;
       this.log(`chain ${this.name}: node exited (${signal ?? code}); restarting`);
-      this.spawnNode().then(
+      this.spawnNode(0, true).then(
         () => this.emit('restarted'),
         (error: Error) => this.emit('error', error),
       );
