@@ -20,6 +20,7 @@ import { loadConfig } from '../src/config/config.ts';
 import type { TransactionSigner } from '../src/outbox/outbox.ts';
 import { openServices, type Services } from '../src/services.ts';
 import { startTestChain, type TestChain } from '../src/testing/chain-node.ts';
+import { pool } from './bench-support.ts';
 
 const N = Number(process.env.OUTBOX_BENCH_N ?? 500);
 const CONCURRENCY = Number(process.env.OUTBOX_BENCH_CONCURRENCY ?? 16);
@@ -28,16 +29,6 @@ const TARGET_RATIO = 0.8;
 const TRANSFER_GAS = 21_000n;
 
 const freshAddress = (): Address => privateKeyToAddress(generatePrivateKey());
-
-/** Runs `work(0..count-1)`, `width` at a time. */
-async function pool(count: number, width: number, work: (index: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(width, count) }, async () => {
-      while (next < count) await work(next++);
-    }),
-  );
-}
 
 async function setBalance(services: Services, address: Address): Promise<void> {
   await services.chains.get('main').client.request({

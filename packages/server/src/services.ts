@@ -7,9 +7,11 @@ import { loadMasterKey } from './custody/master-key.ts';
 import { ensureOperator, fundOperatorOnManagedChains, type Operator } from './operator/operator.ts';
 import { TransactionOutbox } from './outbox/outbox.ts';
 import { CardIndex } from './card-index/index.ts';
+import { startMintRecovery } from './cards/mint/recovery.ts';
 import { openStore, type Store } from './store/database.ts';
 import { deriveTokenKey } from './partner-api/auth/tokens.ts';
 import { openFileStorage, type FileStorage } from './storage/index.ts';
+import { openMessenger, type Messenger } from './messenger/index.ts';
 
 /** Everything a running service (or a CLI command) works with, opened once. */
 export interface Services {
@@ -23,6 +25,8 @@ export interface Services {
   operator: Operator;
   /** Uploaded files (A4 to A6): the data directory or an S3-compatible bucket. */
   files: FileStorage;
+  /** Messages to people by phone (invites): the outbox table and the log, or a webhook (config `messenger`). */
+  messenger: Messenger;
   /** HMAC key of partner access tokens, derived from the master key (partner-api/auth/tokens.ts). */
   tokenKey: Uint8Array;
   log: Logger;
@@ -54,6 +58,7 @@ export async function openServices(config: Readonly<Config>, options: OpenServic
     });
     closers.push(() => store.close());
     const vault = new KeyVault(store.db, masterKey);
+    const messenger = openMessenger(config.messenger, { db: store.db, log: { info: (message) => log.info(message) } });
     const tokenKey = deriveTokenKey(masterKey);
     const files = await openFileStorage(config);
     closers.push(() => files.close());
@@ -92,7 +97,13 @@ export async function openServices(config: Readonly<Config>, options: OpenServic
       cardIndex.start();
       closers.push(() => cardIndex.stop());
     }
-    return { config, store, vault, chains, outbox, cardIndex, operator, files, tokenKey, log, close };
+    const services: Services = { config, store, vault, chains, outbox, cardIndex, operator, files, messenger, tokenKey, log, close };
+    if (options.runOutbox) {
+      // Finishes mints a stopped process left half-way (cards/mint/recovery.ts).
+      const mintRecovery = startMintRecovery(services);
+      closers.push(() => mintRecovery.stop());
+    }
+    return services;
   } catch (error) {
     await close();
     throw error;

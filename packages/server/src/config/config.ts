@@ -105,6 +105,15 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false },
     ),
+    cards: Type.Object(
+      {
+        /** Most recipients one A7 or A8 call may name. */
+        maxRecipients: Type.Integer({ minimum: 1, maximum: 10_000 }),
+        /** Most cards per mint transaction (fewer when the block gas limit needs it). */
+        maxBatchSize: Type.Integer({ minimum: 1 }),
+      },
+      { additionalProperties: false },
+    ),
     cardIndex: Type.Object(
       {
         /** How often each chain is polled for new blocks with Transfer logs of card contracts. */
@@ -133,6 +142,23 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false },
     ),
+    /** Invites to people who are not members (A8, A11, POST /v2/wallet/invite); 0: no limit. */
+    invites: Type.Object(
+      {
+        /** Invites one partner may send a day (then 4112). */
+        senderDailyLimit: Type.Integer({ minimum: 0 }),
+        /** Invites one phone number may receive a day, from all partners (then 4114). */
+        receiverDailyLimit: Type.Integer({ minimum: 0 }),
+        /** Invites one phone number may receive a month, from all partners (then 4115). */
+        receiverMonthlyLimit: Type.Integer({ minimum: 0 }),
+      },
+      { additionalProperties: false },
+    ),
+    /** Where invite messages go: the store's outbox table (and the log), or a webhook. */
+    messenger: Type.Union([
+      Type.Object({ kind: Type.Literal('outbox') }, { additionalProperties: false }),
+      Type.Object({ kind: Type.Literal('webhook'), url: Type.String({ pattern: '^https?://' }) }, { additionalProperties: false }),
+    ]),
     walletApp: Type.Object(
       {
         /** Lifetime of a wallet-app session. */
@@ -238,6 +264,7 @@ export function defaultConfig(): Config {
     partners: { defaultMintLimit: 10_000 },
     outbox: { pollIntervalMs: 200, rebroadcastAfterMs: 5_000 },
     cardIndex: { pollIntervalMs: 500, blockRange: 1_000 },
+    cards: { maxRecipients: 1_000, maxBatchSize: 500 },
     a2a: {
       requestLifetimeSeconds: 600,
       resultRetentionSeconds: 86_400,
@@ -248,6 +275,8 @@ export function defaultConfig(): Config {
       globalLinks: { webUrl: null, appScheme: 'walletapp-global', appHost: 'wallet', appPackage: 'com.example.wallet.global' },
       cardImages: {},
     },
+    invites: { senderDailyLimit: 1_000, receiverDailyLimit: 3, receiverMonthlyLimit: 10 },
+    messenger: { kind: 'outbox' },
     walletApp: { sessionLifetimeSeconds: 86_400 },
     partnerProgram: { endsAt: null },
     partnerApi: {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { openSecret, rewrapDataKey, sealSecret, WrongKeyError } from './envelope.ts';
+import { openSecret, rewrapDataKey, sealSecret, wrapServerDataKeyWithPin, WrongKeyError } from './envelope.ts';
 import { sha256Hex } from './passwords.ts';
 
 const masterKey = randomBytes(32);
@@ -85,5 +85,18 @@ describe('envelope', () => {
   test('rewrap refuses a wrong old PIN', async () => {
     const sealed = await sealSecret({ masterKey, secret, ownerId, address, pin });
     await assert.rejects(rewrapDataKey({ masterKey, sealed, oldPin: otherPin, newPin: sha256Hex('111111') }), isWrongKey);
+  });
+
+  test('wrapServerDataKeyWithPin: a server sealing becomes a PIN sealing of the same secret ciphertext', async () => {
+    const sealed = await sealSecret({ masterKey, secret, ownerId, address });
+    const wrapped = await wrapServerDataKeyWithPin({ masterKey, sealed, pin });
+    assert.deepEqual(Object.keys(wrapped).sort(), ['kdfSalt', 'wrappedDataKey']);
+    assert.notEqual(wrapped.kdfSalt, sealed.kdfSalt);
+    const next = { ...wrapped, encryptedSecret: sealed.encryptedSecret };
+    assert.deepEqual(Buffer.from(await openSecret({ masterKey, sealed: next, ownerId, address, pin })), secret);
+    await assert.rejects(openSecret({ masterKey, sealed: next, ownerId, address }), isWrongKey);
+    await assert.rejects(openSecret({ masterKey, sealed: next, ownerId, address, pin: otherPin }), isWrongKey);
+    await assert.rejects(wrapServerDataKeyWithPin({ masterKey, sealed: next, pin: otherPin }), isWrongKey, 'a PIN sealing is not a server one');
+    await assert.rejects(wrapServerDataKeyWithPin({ masterKey: randomBytes(32), sealed, pin }), isWrongKey);
   });
 });

@@ -110,10 +110,29 @@ export async function rewrapDataKey(input: {
   oldPin: string;
   newPin: string;
 }): Promise<WrappedDataKey> {
-  const dataKey = await unwrapDataKey(input.masterKey, input.sealed, input.oldPin);
+  return rewrap(input.masterKey, input.sealed, input.oldPin, input.newPin);
+}
+
+/**
+ * Turns the wrapping of a `server` key into that of a `pin` key: the data key is unwrapped with the
+ * server KEK (WrongKeyError when it is not a server wrapping) and wrapped again under a new salt and
+ * the PIN-bound KEK. encryptedSecret, and so its AAD `owner id | address`, stays as it is.
+ */
+export async function wrapServerDataKeyWithPin(input: {
+  masterKey: Uint8Array;
+  sealed: WrappedDataKey;
+  pin: string;
+}): Promise<WrappedDataKey> {
+  if (!input.pin) throw new Error('a PIN is required');
+  return rewrap(input.masterKey, input.sealed, undefined, input.pin);
+}
+
+/** Unwraps the data key with the old KEK (no PIN: the server KEK) and wraps it under a new salt and PIN. */
+async function rewrap(masterKey: Uint8Array, sealed: WrappedDataKey, oldPin: string | undefined, newPin: string): Promise<WrappedDataKey> {
+  const dataKey = await unwrapDataKey(masterKey, sealed, oldPin);
   const salt = randomBytes(SALT_BYTES);
   try {
-    const kek = await deriveKek(input.masterKey, salt, input.newPin);
+    const kek = await deriveKek(masterKey, salt, newPin);
     try {
       return { kdfSalt: salt.toString('base64'), wrappedDataKey: encrypt(kek, dataKey) };
     } finally {

@@ -114,6 +114,54 @@ for (const kind of availableTestStoreKinds()) {
       assert.equal(await vault.findByOwner('fee_payer', 'rolled-back'), undefined);
     });
 
+    test('protectWithPin turns a server key into a PIN key: only the data key is re-wrapped', async () => {
+      const { keyId, address } = await vault.createKey({ ownerType: 'user', ownerId: 'reserved-1', protection: 'server', secretKind: 'mnemonic_entropy' });
+      const before = await db().selectFrom('signing_keys').selectAll().where('id', '=', keyId).executeTakeFirstOrThrow();
+      const mnemonic = (await vault.unlock(keyId)).mnemonic;
+
+      await assert.rejects(
+        db()
+          .transaction()
+          .execute(async (trx) => {
+            await vault.protectWithPin(keyId, rightPin, trx);
+            throw new Error('roll back');
+          }),
+        /roll back/,
+      );
+      assert.equal((await vault.unlock(keyId)).address, address, 'a rolled-back protection leaves the server key');
+
+      await vault.protectWithPin(keyId, rightPin);
+      const after = await db().selectFrom('signing_keys').selectAll().where('id', '=', keyId).executeTakeFirstOrThrow();
+      assert.equal(after.protection, 'pin');
+      assert.deepEqual(
+        [after.owner_type, after.owner_id, after.address, after.encrypted_secret],
+        [before.owner_type, before.owner_id, before.address, before.encrypted_secret],
+      );
+      assert.notEqual(after.kdf_salt, before.kdf_salt);
+      assert.notEqual(after.wrapped_data_key, before.wrapped_data_key);
+
+      await assert.rejects(vault.unlock(keyId), appError(4006));
+      await assert.rejects(vault.unlock(keyId, wrongPin), appError(4006));
+      const unlocked = await vault.unlock(keyId, rightPin.toUpperCase());
+      assert.deepEqual([unlocked.address, unlocked.mnemonic], [address, mnemonic]);
+      assert.equal(await vault.pinFailures(keyId), 0);
+      const sealed = { kdfSalt: after.kdf_salt, wrappedDataKey: after.wrapped_data_key, encryptedSecret: after.encrypted_secret };
+      await assert.rejects(openSecret({ masterKey, sealed, ownerId: after.owner_id, address }), /does not open/, 'no server wrapping is left');
+
+      await assert.rejects(vault.protectWithPin(keyId, wrongPin), /already PIN-protected/);
+      await assert.rejects(vault.protectWithPin('no-such-key', rightPin), /not found/);
+    });
+
+    test('two protectWithPin at once: one wins, and only its PIN works', async () => {
+      const { keyId } = await vault.createKey({ ownerType: 'user', ownerId: 'reserved-2', protection: 'server', secretKind: 'mnemonic_entropy' });
+      const results = await Promise.allSettled([vault.protectWithPin(keyId, rightPin), vault.protectWithPin(keyId, wrongPin)]);
+      const won = results.map((result) => result.status === 'fulfilled');
+      assert.deepEqual([...won].sort(), [false, true], results.map((result) => (result.status === 'rejected' ? String(result.reason) : 'ok')).join(', '));
+      const [winner, loser] = won[0] ? [rightPin, wrongPin] : [wrongPin, rightPin];
+      await vault.unlock(keyId, winner);
+      await assert.rejects(vault.unlock(keyId, loser), appError(4006));
+    });
+
     test('five wrong PINs in a row lock the key until the operator resets it', async () => {
       const { keyId } = await newPinKey('partner-lockout');
       for (let attempt = 1; attempt < MAX_PIN_FAILURES; attempt += 1) {

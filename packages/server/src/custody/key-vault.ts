@@ -7,7 +7,7 @@ import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { AppError } from '../errors/app-error.ts';
 import { epochSeconds, type Db, type DbTransaction } from '../store/database.ts';
 import type { KeyOwnerType, KeyProtection, KeySecretKind, SigningKeyRow } from '../store/schema.ts';
-import { openSecret, rewrapDataKey, sealSecret, WrongKeyError, type SealedSecret } from './envelope.ts';
+import { openSecret, rewrapDataKey, sealSecret, wrapServerDataKeyWithPin, WrongKeyError, type SealedSecret } from './envelope.ts';
 
 /** Wrong PINs in a row after which a key is locked until the operator resets it. */
 export const MAX_PIN_FAILURES = 5;
@@ -206,6 +206,37 @@ export class KeyVault {
       .where('wrapped_data_key', '=', attempt.wrapped_data_key)
       .executeTakeFirst();
     if (result.numUpdatedRows !== 1n) throw new AppError(4006, { detail: 'the PIN was changed at the same time' });
+  }
+
+  /**
+   * Turns a `server` key into a `pin` key that only `pin` unlocks from now on (a wallet kept for a
+   * person, handed over when that person signs up). Only the data key is re-wrapped, under a new salt
+   * and the PIN-bound KEK; the encrypted secret, its owner id and address (the AAD) stay as they are,
+   * and no plaintext is written. The UPDATE is guarded by the wrapping it replaces, so it fails when
+   * another change got there first. Runs in `trx` when given, to commit with the caller's changes.
+   */
+  async protectWithPin(keyId: string, pin: string, trx?: Db | DbTransaction): Promise<void> {
+    if (!pin) throw new Error('protectWithPin needs a PIN');
+    const db = trx ?? this.#db;
+    const row = await db.selectFrom('signing_keys').select(SEALED_COLUMNS).where('id', '=', keyId).executeTakeFirst();
+    if (!row) throw new SigningKeyNotFoundError(keyId);
+    if (row.protection !== 'server') throw new Error(`signing key ${keyId} is already PIN-protected`);
+    const wrapped = await wrapServerDataKeyWithPin({ masterKey: this.#masterKey, sealed: sealedOf(row), pin });
+    const result = await db
+      .updateTable('signing_keys')
+      .set({
+        protection: 'pin',
+        kdf_salt: wrapped.kdfSalt,
+        wrapped_data_key: wrapped.wrappedDataKey,
+        pin_failures: 0,
+        updated_at: epochSeconds(),
+      })
+      .where('id', '=', keyId)
+      .where('protection', '=', 'server')
+      .where('kdf_salt', '=', row.kdf_salt)
+      .where('wrapped_data_key', '=', row.wrapped_data_key)
+      .executeTakeFirst();
+    if (result.numUpdatedRows !== 1n) throw new Error(`signing key ${keyId} changed while it was being PIN-protected`);
   }
 
   /** Clears the wrong-PIN count, which also lifts a lock (an operator action). */

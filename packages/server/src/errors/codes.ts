@@ -12,6 +12,7 @@ export const errorCodes = {
   400: { http: 400, message: 'bad request' },
   404: { http: 404, message: 'not Found' },
   500: { http: 500, message: 'internal server error' },
+  501: { http: 500, message: 'fail to send messenger message' },
   503: { http: 503, message: 'service unavailable' },
   429: { http: 429, message: 'too many requests' },
 
@@ -53,6 +54,8 @@ export const errorCodes = {
   4113: { http: 400, message: 'sender already sent invite message to receiver' },
   4114: { http: 400, message: 'receiver daily limit exceeded' },
   4115: { http: 400, message: 'receiver monthly limit exceeded' },
+  4201: { http: 400, message: 'card is not held by the partner' },
+  4202: { http: 400, message: 'insufficient funds for the transaction fee' },
   4700: { http: 400, message: 'no transaction receipt' },
 
   // Family B

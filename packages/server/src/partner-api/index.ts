@@ -1,7 +1,10 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync } from 'fastify';
+import { cardListRoutes } from '../cards/lists/routes.ts';
 import { AppError } from '../errors/app-error.ts';
 import { uploadRoutes } from '../uploads/routes.ts';
+import { inviteRoutes } from '../people/routes.ts';
+import { partnerCardRoutes } from '../cards/routes.ts';
 import { clientAddressKey } from '../sign-in-guard/client-address.ts';
 import { credentialRoutes } from './credentials/routes.ts';
 import { assertPartnerProgramOpen } from './program-window.ts';
@@ -33,4 +36,7 @@ export const partnerApiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(signInRoutes);
   await app.register(credentialRoutes);
   await app.register(uploadRoutes);
+  await app.register(inviteRoutes);
+  await app.register(partnerCardRoutes);
+  await app.register(cardListRoutes);
 };

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { cardBaseUri } from '../cards/card-uri.ts';
 import { encodeDeployData, parseEther, type Address } from 'viem';
 import { cardNftAbi, cardNftBytecode } from '@wallet-service/contracts';
 import type { Services } from '../services.ts';
@@ -127,7 +128,7 @@ export async function approvePartner(
     data: encodeDeployData({
       abi: cardNftAbi,
       bytecode: cardNftBytecode,
-      args: [contract.name, contract.symbol, `${services.config.publicUrl}/v2/metadata/${nftId}/`, partner.main_address as Address, escrow],
+      args: [contract.name, contract.symbol, cardBaseUri(services.config.publicUrl, nftId), partner.main_address as Address, escrow],
     }),
   });
   const funding =

@@ -25,6 +25,13 @@ export interface Database {
   indexed_card_holdings: IndexedCardHoldingTable;
   card_index_cursors: CardIndexCursorTable;
   card_index_blocks: CardIndexBlockTable;
+  card_designs: CardDesignTable;
+  card_mint_batches: CardMintBatchTable;
+  card_secure_files: CardSecureFileTable;
+  reserved_wallets: ReservedWalletTable;
+  person_invites: PersonInviteTable;
+  invite_counts: InviteCountTable;
+  messenger_messages: MessengerMessageTable;
 }
 
 export type KeyOwnerType = 'operator' | 'partner' | 'user' | 'fee_payer';
@@ -329,11 +336,120 @@ export interface CardIndexBlockTable {
   block_hash: string;
 }
 
+/** What one mint (A7, A8) gave its cards: the metadata every card of it serves. */
+export interface CardDesignTable {
+  id: string;
+  partner_id: string;
+  chain: string;
+  /** Lower-case 0x address of the card contract. */
+  contract: string;
+  nft_id: number;
+  name: string;
+  /** JSON of the public metadata (docs/partner-api.md, Card metadata); never holds `secure`. */
+  metadata: string;
+  /** JSON of the `secure` object, shown only to a card's holder; null when none. */
+  secure: string | null;
+  /** 1 when holders may send the cards on. */
+  sendable: number;
+  created_at: number;
+}
+
+/**
+ * `reserved`: counted against mint_limit, not yet signed. `submitted`: in the outbox.
+ * `minted`: mined, first_token_id known. `failed`: reverted or never signed; no longer counted.
+ */
+export type CardMintBatchStatus = 'reserved' | 'submitted' | 'minted' | 'failed';
+
+/** One mintBatch transaction of a design. Its cards are first_token_id .. first_token_id + card_count - 1. */
+export interface CardMintBatchTable {
+  /** Also the outbox idempotency key (`mint:<id>`). */
+  id: string;
+  design_id: string;
+  partner_id: string;
+  chain: string;
+  contract: string;
+  /** Position of the batch within its design (0, 1, ...). */
+  sequence: number;
+  /** JSON array of lower-case recipient addresses, in token id order. */
+  recipients: string;
+  card_count: number;
+  /** The month (YYYY-MM, configured time zone) whose mint_count the batch counts in. */
+  period: string;
+  status: CardMintBatchStatus;
+  outbox_id: string | null;
+  tx_hash: string | null;
+  first_token_id: number | null;
+  error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A secure (A6) file named by a design's `secure` object. */
+export interface CardSecureFileTable {
+  design_id: string;
+  file_name: string;
+}
+
+/** A custodial wallet kept for a person (name and phone) who is not a member yet (src/people). */
+export interface ReservedWalletTable {
+  id: string;
+  /** Trimmed, inner whitespace collapsed to one space. */
+  name: string;
+  /** E.164. */
+  phone: string;
+  /** Server-protected until the person signs up; then the member's PIN key (owner id stays this id). */
+  key_id: string;
+  /** Lower-case 0x address of the key. */
+  address: string;
+  created_at: number;
+  /** The member who signed up with this name and phone and owns the wallet since. */
+  claimed_user_id: string | null;
+  claimed_at: number | null;
+}
+
+/** A partner's invite of a person; one per (partner, person). Released invites are deleted. */
+export interface PersonInviteTable {
+  id: string;
+  partner_id: string;
+  /** E.164. */
+  phone: string;
+  name: string;
+  reserved_wallet_id: string | null;
+  created_at: number;
+  /** When the message went to the messenger; null while the invite waits for its card. */
+  sent_at: number | null;
+}
+
+/** Invites counted against the limits: per partner and day, per receiving phone and day or month. */
+export interface InviteCountTable {
+  /** `sender_day` (subject: partner id), `receiver_day` or `receiver_month` (subject: E.164 phone). */
+  kind: string;
+  subject: string;
+  /** YYYY-MM-DD or YYYY-MM in the configured time zone. */
+  period: string;
+  count: number;
+}
+
+/** A message written by the default (outbox) messenger. */
+export interface MessengerMessageTable {
+  id: string;
+  kind: string;
+  to_name: string;
+  /** E.164. */
+  to_phone: string;
+  text: string;
+  created_at: number;
+}
+
+export type CardDesignRow = Selectable<CardDesignTable>;
+export type CardMintBatchRow = Selectable<CardMintBatchTable>;
 export type SigningKeyRow = Selectable<SigningKeyTable>;
 export type NewSigningKey = Insertable<SigningKeyTable>;
 export type PartnerRow = Selectable<PartnerTable>;
 export type PartnerUpdate = Updateable<PartnerTable>;
 export type UserRow = Selectable<UserTable>;
+export type ReservedWalletRow = Selectable<ReservedWalletTable>;
+export type PersonInviteRow = Selectable<PersonInviteTable>;
 export type OutboxRow = Selectable<OutboxTransactionTable>;
 export type NftContractRow = Selectable<NftContractTable>;
 export type A2aRequestRow = Selectable<A2aRequestTable>;

@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Services } from '../services.ts';
 import { AppError } from '../errors/app-error.ts';
 import { hashPassword } from '../custody/passwords.ts';
-import { epochSeconds } from '../store/database.ts';
+import { epochSeconds, type Db, type DbTransaction } from '../store/database.ts';
 import type { UserRow } from '../store/schema.ts';
 import { isUniqueViolation } from '../partners/commands.ts';
 import { normalizePhone } from './phone.ts';
+import { normalizePersonName } from '../people/person.ts';
+import { findReservedWallet, markReservedWalletClaimed } from '../people/reserved-wallets.ts';
 
 export const USER_STATUS = { active: 1, suspended: 422 } as const;
 const MINIMUM_AGE = 19;
@@ -22,14 +24,19 @@ export interface CreateUserInput {
   birth: string;
 }
 
-/** Signs up a wallet member: a BIP-39 wallet whose key only the member's PIN unlocks. */
+/**
+ * Signs up a wallet member: a BIP-39 wallet whose key only the member's PIN unlocks. When a wallet
+ * is reserved for this name and phone (cards sent to the person before they were a member), that
+ * wallet becomes the member's: its key is turned into the member's PIN key, and the claim, the key
+ * and the user row commit together. Names are trimmed, inner whitespace collapsed.
+ */
 export async function createUser(services: Services, input: CreateUserInput, now = new Date()): Promise<UserRow> {
   const email = input.email.trim().toLowerCase();
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new AppError(400, { detail: 'email is not valid' });
   if (!/^[0-9a-f]{64}$/.test(input.passwordHash) || !/^[0-9a-f]{64}$/.test(input.pinHash)) {
     throw new AppError(400, { detail: 'password and pin must be 64-character SHA-256 hex' });
   }
-  const name = input.name.trim();
+  const name = normalizePersonName(input.name);
   if (!name) throw new AppError(400, { detail: 'name is required' });
   const phone = normalizePhone(input.phone, services.config.phoneDefaultCountry);
   if (!phone) throw new AppError(400, { detail: 'phone is not a valid phone number' });
@@ -39,17 +46,26 @@ export async function createUser(services: Services, input: CreateUserInput, now
 
   const db = services.store.db;
   if (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()) throw new AppError(413);
-  if (await db.selectFrom('users').select('id').where('phone', '=', phone).where('name', '=', name).executeTakeFirst()) {
-    throw new AppError(412);
-  }
+  if (await memberExists(db, name, phone)) throw new AppError(412);
   const id = randomUUID();
   const passwordHash = await hashPassword(input.passwordHash);
   const createdAt = epochSeconds(now);
   return db.transaction().execute(async (trx) => {
-    const key = await services.vault.createKey(
-      { ownerType: 'user', ownerId: id, protection: 'pin', secretKind: 'mnemonic_entropy', pin: input.pinHash },
-      trx,
-    );
+    // Read again in the transaction: a parallel sign-up of this person may have committed meanwhile.
+    if (await memberExists(trx, name, phone)) throw new AppError(412);
+    const reserved = await findReservedWallet(trx, { name, phone });
+    let key: { keyId: string; address: string };
+    if (reserved) {
+      // A parallel sign-up of this person claimed it first (its row lock made this one wait).
+      if (!(await markReservedWalletClaimed(trx, reserved.id, id, createdAt))) throw new AppError(412);
+      await services.vault.protectWithPin(reserved.key_id, input.pinHash, trx);
+      key = { keyId: reserved.key_id, address: reserved.address };
+    } else {
+      key = await services.vault.createKey(
+        { ownerType: 'user', ownerId: id, protection: 'pin', secretKind: 'mnemonic_entropy', pin: input.pinHash },
+        trx,
+      );
+    }
     const row: UserRow = {
       id,
       email,
@@ -71,6 +87,10 @@ export async function createUser(services: Services, input: CreateUserInput, now
     }
     return row;
   });
+}
+
+async function memberExists(db: Db | DbTransaction, name: string, phone: string): Promise<boolean> {
+  return Boolean(await db.selectFrom('users').select('id').where('phone', '=', phone).where('name', '=', name).executeTakeFirst());
 }
 
 /** Whole years between a YYYY-MM-DD birth date and now; undefined for an impossible date. */

@@ -10,6 +10,7 @@ import { describeRequest } from './request-view.ts';
 import { authenticate, signIn, signOut, summarize, type Session } from './sessions.ts';
 import { clientAddressKey } from '../sign-in-guard/client-address.ts';
 import { withRetryAfter } from '../sign-in-guard/retry-after.ts';
+import { cardHolderRoutes } from '../cards/holder/routes.ts';
 
 export const SignInBody = Type.Object({
   email: Type.String({ minLength: 3, maxLength: 254 }),
@@ -85,4 +86,6 @@ export const walletAppRoutes: FastifyPluginAsync<{ listener: RequestChangeListen
     const answer = await cancelRequestAsMember(services, { requestKey: request.params.request_key, userId: member.id }, listener);
     return reply.status(answer.httpStatus).send(answer.body);
   });
+
+  await app.register(cardHolderRoutes);
 };

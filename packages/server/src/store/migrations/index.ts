@@ -3,6 +3,8 @@ import * as initial from './001-initial.ts';
 import * as partnerAccess from './002-partner-access.ts';
 import * as app2app from './003-app2app.ts';
 import * as cardIndex from './004-card-index.ts';
+import * as cards from './005-cards.ts';
+import * as people from './006-people.ts';
 
 export type StoreDialect = 'sqlite' | 'postgres';
 export interface MigrationContext {
@@ -19,6 +21,8 @@ const migrations: Record<string, MigrationModule> = {
   '002-partner-access': partnerAccess,
   '003-app2app': app2app,
   '004-card-index': cardIndex,
+  '005-cards': cards,
+  '006-people': people,
 };
 
 export function migrationProvider(context: MigrationContext): MigrationProvider {

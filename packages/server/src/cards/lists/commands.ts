@@ -1,0 +1,133 @@
+import { InvalidCardCursorError, MAX_PAGE_SIZE, type CardPage, type IndexedCard, type ListCardsByOwnerInput } from '../../card-index/index.ts';
+import { AppError } from '../../errors/app-error.ts';
+import type { Services } from '../../services.ts';
+import type { PartnerRow } from '../../store/schema.ts';
+import { cardUri } from '../card-uri.ts';
+import { decodeBappCursor, encodeBappCursor } from './bapp-cursor.ts';
+import { countHeldBappsThrough, findNftContract, listHeldBapps } from './queries.ts';
+import type { BappEntry, BappListAnswer, ListedCard, NftCardListAnswer } from './schema.ts';
+
+/** Page size of A12 (BApps, and cards per BApp) and A13. */
+export const LIST_PAGE_SIZE = 100;
+/** How long a list waits for the card index to reach the chain's head before answering from what it has. */
+const INDEX_WAIT_MS = 3_000;
+
+/**
+ * A12: the card contracts of this service whose cards the partner's own address holds, as the card
+ * index says, by nft_id, `pageSize` (100) BApps a page. Each entry carries the first 100 of its
+ * cards and, when more remain, `cards_next_cursor` to continue with A13. Cards in escrow are held by
+ * the escrow contract, so they are not here (A18 lists them).
+ */
+export async function listPartnerBapps(
+  services: Services,
+  partner: PartnerRow,
+  input: { cursor?: string | undefined; pageSize?: number },
+): Promise<BappListAnswer> {
+  const pageSize = input.pageSize ?? LIST_PAGE_SIZE;
+  const afterNftId = input.cursor ? decodeBappCursor(input.cursor) : undefined;
+  const chains = services.chains.all().map((chain) => chain.name);
+  await Promise.all(chains.map((chain) => catchUpWithChain(services, chain)));
+
+  const db = services.store.db;
+  const owner = partner.main_address.toLowerCase();
+  const { bapps, more } = await listHeldBapps(db, { owner, chains, afterNftId, limit: pageSize });
+  const shownBefore = afterNftId === undefined ? 0 : await countHeldBappsThrough(db, { owner, chains, nftId: afterNftId });
+  const entries = await Promise.all(
+    bapps.map(async (bapp, index): Promise<BappEntry> => {
+      const page = await listCards(services, { chain: bapp.chain, owner, contract: bapp.contract, limit: LIST_PAGE_SIZE });
+      return {
+        id: bapp.nftId,
+        name: bapp.serviceName,
+        bapp_img: cardImage(services, bapp.contract),
+        category_id: 0,
+        nft_order_no: shownBefore + index + 1,
+        summary: bapp.serviceName,
+        card_count: bapp.cardCount,
+        nft_id: bapp.nftId,
+        cards: page.cards.map((card) => listedCard(services, bapp.nftId, card)),
+        cards_next_cursor: page.nextCursor,
+      };
+    }),
+  );
+  const last = bapps.at(-1);
+  return { bapps: entries, next_cursor: more && last ? encodeBappCursor(last.nftId) : '' };
+}
+
+/**
+ * A13: the cards of card contract `nftId` that the partner's own address holds, as the card index
+ * says, by card id ascending: 100 a page after `cursor` (A13's next_cursor or A12's
+ * cards_next_cursor), or every one at once with `isAll` (then next_cursor is ''). Refusals: 404 for
+ * an nft_id that is not a deployed card contract of this service; 400 for `isAll` with a cursor, and
+ * for a cursor that is not a card cursor of this contract.
+ */
+export async function listPartnerNftCards(
+  services: Services,
+  partner: PartnerRow,
+  input: { nftId: number; cursor?: string | undefined; isAll?: boolean | undefined },
+): Promise<NftCardListAnswer> {
+  const contract = await findNftContract(services.store.db, input.nftId);
+  if (!contract?.address || !services.chains.has(contract.chain)) throw new AppError(404);
+  if (input.isAll && input.cursor) throw new AppError(400, { detail: 'isAll cannot be used with cursor' });
+  await catchUpWithChain(services, contract.chain);
+
+  const query = { chain: contract.chain, owner: partner.main_address.toLowerCase(), contract: contract.address };
+  let cards: IndexedCard[];
+  let nextCursor: string;
+  if (input.isAll) {
+    cards = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listCards(services, { ...query, cursor, limit: MAX_PAGE_SIZE });
+      cards.push(...page.cards);
+      cursor = page.nextCursor;
+    } while (cursor);
+    nextCursor = '';
+  } else {
+    ({ cards, nextCursor } = await listCards(services, { ...query, cursor: input.cursor, limit: LIST_PAGE_SIZE }));
+  }
+  return {
+    name: contract.name,
+    symbol_img: cardImage(services, contract.address),
+    cards: cards.map((card) => listedCard(services, Number(contract.id), card)),
+    next_cursor: nextCursor,
+  };
+}
+
+/** The card index's keyset page; its cursor refusals become 400. */
+async function listCards(services: Services, input: ListCardsByOwnerInput): Promise<CardPage> {
+  try {
+    return await services.cardIndex.listByOwner(input);
+  } catch (error) {
+    if (error instanceof InvalidCardCursorError) throw new AppError(400, { detail: error.message, cause: error });
+    throw error;
+  }
+}
+
+/**
+ * Lets the card index reach the chain's current head first (one pass of the indexer at most), so a
+ * card whose mint or transfer receipt the caller has just seen is already where it went. When the
+ * node or the index is slow, the list answers from what the index holds.
+ */
+async function catchUpWithChain(services: Services, chainName: string): Promise<void> {
+  try {
+    const head = await services.chains.get(chainName).client.getBlockNumber({ cacheTime: 0 });
+    await services.cardIndex.waitUntilIndexed(chainName, head, { timeoutMs: INDEX_WAIT_MS });
+  } catch (error) {
+    services.log.warn(`card list on ${chainName} answered from the card index as it stands: ${(error as Error).message}`);
+  }
+}
+
+function listedCard(services: Services, nftId: number, card: IndexedCard): ListedCard {
+  return {
+    created_at: card.mintedAt ?? card.updatedAt,
+    updated_at: card.updatedAt,
+    card_id: card.tokenId,
+    card_uri: cardUri(services.config.publicUrl, nftId, card.tokenId),
+    transaction_hash: card.mintTxHash ?? card.lastTxHash,
+  };
+}
+
+/** The image configured for a card contract (`a2a.cardImages`, shared with B4's symbol_img), or ''. */
+function cardImage(services: Services, contract: string): string {
+  return services.config.a2a.cardImages[contract.toLowerCase()] ?? '';
+}

@@ -1,0 +1,34 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { authenticatePartner, requestPartner } from '../../partner-api/auth/authenticate.ts';
+import { listPartnerBapps, listPartnerNftCards } from './commands.ts';
+import { BappListAnswer, BappListQuery, NftCardListAnswer, NftCardListParams, NftCardListQuery } from './schema.ts';
+
+/**
+ * A12 `GET /v2/wallet/bapp` and A13 `GET /v2/wallet/nft/:nft_id`: the cards the partner's own
+ * address holds, grouped by BApp or for one card contract. Registered inside the Family A context
+ * (program window, rate limit).
+ */
+export const cardListRoutes: FastifyPluginAsync = async (parent) => {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get(
+    '/v2/wallet/bapp',
+    { onRequest: authenticatePartner, schema: { querystring: BappListQuery, response: { 200: BappListAnswer } } },
+    async (request) => listPartnerBapps(app.services, requestPartner(request), { cursor: request.query.cursor }),
+  );
+
+  app.get(
+    '/v2/wallet/nft/:nft_id',
+    {
+      onRequest: authenticatePartner,
+      schema: { params: NftCardListParams, querystring: NftCardListQuery, response: { 200: NftCardListAnswer } },
+    },
+    async (request) =>
+      listPartnerNftCards(app.services, requestPartner(request), {
+        nftId: request.params.nft_id,
+        cursor: request.query.cursor,
+        isAll: request.query.isAll,
+      }),
+  );
+};

@@ -1,0 +1,87 @@
+import { sql } from 'kysely';
+import { cardNftAbi } from '@wallet-service/contracts';
+import type { Address } from 'viem';
+import type { Services } from '../../services.ts';
+import type { CardDesignRow } from '../../store/schema.ts';
+import type { CardMetadata, SecurePayload } from '../mint/payload.ts';
+
+export interface MintedCardDesign {
+  design: CardDesignRow;
+  metadata: CardMetadata;
+  secure: SecurePayload | null;
+  /** The mint transaction of the card. */
+  mintTxHash: string;
+}
+
+/**
+ * The design a card was minted with: the minted batch of its contract whose id range holds the
+ * card (batches of one contract never overlap, so the last one starting at or before it is the
+ * only candidate). Undefined for a card that no mint of ours made.
+ */
+export async function findMintedCardDesign(services: Services, contract: { chain: string; address: string }, cardId: number): Promise<MintedCardDesign | undefined> {
+  if (!Number.isSafeInteger(cardId) || cardId < 1) return undefined;
+  const row = await services.store.db
+    .selectFrom('card_mint_batches as b')
+    .innerJoin('card_designs as d', 'd.id', 'b.design_id')
+    .selectAll('d')
+    .select(['b.first_token_id', 'b.card_count', 'b.tx_hash'])
+    .where('b.chain', '=', contract.chain)
+    .where('b.contract', '=', contract.address.toLowerCase())
+    .where('b.status', '=', 'minted')
+    .where('b.first_token_id', '<=', cardId)
+    .orderBy('b.first_token_id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!row || row.first_token_id === null || cardId >= Number(row.first_token_id) + Number(row.card_count)) return undefined;
+  const { first_token_id: _first, card_count: _count, tx_hash, ...design } = row;
+  return {
+    design,
+    metadata: JSON.parse(design.metadata) as CardMetadata,
+    secure: design.secure ? (JSON.parse(design.secure) as SecurePayload) : null,
+    mintTxHash: tx_hash ?? '',
+  };
+}
+
+/** The current holder of a card as the chain says (the source of truth); undefined when it does not exist (never minted or burned). */
+export async function chainHolderOf(services: Services, contract: { chain: string; address: string }, cardId: number): Promise<Address | undefined> {
+  try {
+    const owner = await services.chains.get(contract.chain).client.readContract({
+      address: contract.address as Address,
+      abi: cardNftAbi,
+      functionName: 'ownerOf',
+      args: [BigInt(cardId)],
+    });
+    return owner.toLowerCase() as Address;
+  } catch (error) {
+    if ((error as Error).name === 'ContractFunctionExecutionError') return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Whether `address` holds, on chain, a card whose design's `secure` object names `fileName` (an
+ * A6 upload). The index finds the candidate cards; the chain confirms the one that counts.
+ */
+export async function holdsCardNaming(services: Services, address: string, fileName: string): Promise<boolean> {
+  const candidates = await services.store.db
+    .selectFrom('card_secure_files as f')
+    .innerJoin('card_mint_batches as b', (join) => join.onRef('b.design_id', '=', 'f.design_id').on('b.status', '=', 'minted'))
+    .innerJoin('indexed_cards as c', (join) =>
+      join
+        .onRef('c.chain', '=', 'b.chain')
+        .onRef('c.contract', '=', 'b.contract')
+        .on((eb) => eb('c.token_id', '>=', eb.ref('b.first_token_id')))
+        .on((eb) => eb('c.token_id', '<', sql<number>`b.first_token_id + b.card_count`)),
+    )
+    .select(['c.chain', 'c.contract', 'c.token_id'])
+    .where('f.file_name', '=', fileName)
+    .where('c.owner', '=', address.toLowerCase())
+    .where('c.burned', '=', 0)
+    .limit(5)
+    .execute();
+  for (const card of candidates) {
+    const holder = await chainHolderOf(services, { chain: card.chain, address: card.contract }, Number(card.token_id));
+    if (holder === address.toLowerCase()) return true;
+  }
+  return false;
+}

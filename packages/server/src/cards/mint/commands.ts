@@ -1,0 +1,253 @@
+import { randomUUID } from 'node:crypto';
+import { encodeFunctionData, parseEventLogs, type Address, type Hex } from 'viem';
+import { cardNftAbi } from '@wallet-service/contracts';
+import { AppError } from '../../errors/app-error.ts';
+import { OutboxRefusal, type TransactionSigner } from '../../outbox/outbox.ts';
+import type { Services } from '../../services.ts';
+import { epochSeconds } from '../../store/database.ts';
+import type { CardMintBatchRow, PartnerRow } from '../../store/schema.ts';
+import { monthKey } from '../../time.ts';
+import { partnerCardContract, transactionRefusalError, unlockPartnerKey } from '../partner-signing.ts';
+import { currentMintCount, releaseMintCount, reserveMintCount } from './mint-count.ts';
+import type { CardDesign } from './payload.ts';
+
+/** Gas one card of a batch may take at most (a new holder costs the most); sizes batches to the block gas limit. */
+const GAS_PER_CARD_BOUND = 55_000n;
+/** Share of the block gas limit one mint transaction may use. */
+const BLOCK_SHARE_PERCENT = 80n;
+
+export interface MintCardsInput {
+  partner: PartnerRow;
+  /** SHA-256 hex of the PIN, which unlocks the partner's key; or the key already unlocked (checkMint first). */
+  authorization: { pin: string } | { signer: TransactionSigner };
+  design: CardDesign;
+  /** One card per entry, in this order (lower-case or checksummed addresses). */
+  recipients: readonly Address[];
+}
+
+/**
+ * What a mint did. `failCount` > 0 means a partial (or whole) failure: the cards of `cardIds` exist,
+ * the others were not minted and are not counted in mint_count.
+ */
+export interface MintOutcome {
+  /** Hash of the first mint transaction; '' when none was sent. */
+  hash: Hex | '';
+  /** Every mint transaction sent, in recipient order. */
+  hashes: Hex[];
+  /** Card ids, per recipient in input order; null where that recipient's card was not minted. */
+  cardIdsByRecipient: Array<number | null>;
+  mintedCount: number;
+  failCount: number;
+}
+
+/**
+ * A7/A8: mints one card of `design` to each recipient, signed by the partner's key, through the
+ * outbox, in as few `mintBatch` transactions as the block gas limit allows.
+ *
+ * Order: the contract and the monthly limit are checked (4005, 4080) before the PIN is tried, so a
+ * refused mint does not cost a PIN attempt; then the key is unlocked (4006, 403); then, in one DB
+ * transaction, the cards are counted against mint_limit (4080 again, atomically) and the design
+ * and its batches are stored; then each batch is signed into the outbox. A batch that cannot be
+ * sent or that reverts is given back to mint_count. The answer comes once every batch is mined and
+ * the card index has its cards, so the lists show the mint at once.
+ */
+export async function mintCards(services: Services, input: MintCardsInput): Promise<MintOutcome> {
+  const { partner, design } = input;
+  const recipients = input.recipients.map((address) => address.toLowerCase() as Address);
+  const contract = await checkMint(services, partner, design, recipients.length);
+  const now = new Date();
+  const period = monthKey(now, services.config.timeZone);
+  const signer = 'signer' in input.authorization ? input.authorization.signer : await unlockPartnerKey(services, partner, input.authorization.pin);
+
+  const chain = services.chains.get(contract.chain);
+  const batchSize = await mintBatchSize(services, contract.chain);
+  const designId = randomUUID();
+  const createdAt = epochSeconds(now);
+  const batches: CardMintBatchRow[] = [];
+  for (let start = 0, sequence = 0; start < recipients.length; start += batchSize, sequence += 1) {
+    const slice = recipients.slice(start, start + batchSize);
+    batches.push({
+      id: randomUUID(),
+      design_id: designId,
+      partner_id: partner.id,
+      chain: chain.name,
+      contract: contract.address,
+      sequence,
+      recipients: JSON.stringify(slice),
+      card_count: slice.length,
+      period,
+      status: 'reserved',
+      outbox_id: null,
+      tx_hash: null,
+      first_token_id: null,
+      error: null,
+      created_at: createdAt,
+      updated_at: createdAt,
+    });
+  }
+  await services.store.db.transaction().execute(async (trx) => {
+    await reserveMintCount(trx, partner.id, recipients.length, period);
+    await trx
+      .insertInto('card_designs')
+      .values({
+        id: designId,
+        partner_id: partner.id,
+        chain: chain.name,
+        contract: contract.address,
+        nft_id: contract.nftId,
+        name: design.metadata.name,
+        metadata: JSON.stringify(design.metadata),
+        secure: design.secure ? JSON.stringify(design.secure) : null,
+        sendable: design.metadata.sendable ? 1 : 0,
+        created_at: createdAt,
+      })
+      .execute();
+    if (design.secureFiles.length > 0) {
+      await trx
+        .insertInto('card_secure_files')
+        .values(design.secureFiles.map((file_name) => ({ design_id: designId, file_name })))
+        .execute();
+    }
+    for (const batch of batches) await trx.insertInto('card_mint_batches').values(batch).execute();
+  });
+
+  // Sent one after another: a batch that cannot be paid for stops the ones after it from being tried.
+  const settled: CardMintBatchRow[] = [];
+  let stopped = false;
+  let firstRefusal: unknown;
+  for (const batch of batches) {
+    if (stopped) {
+      settled.push(await failBatch(services, batch, 'not sent: an earlier batch of this mint could not be sent'));
+      continue;
+    }
+    try {
+      const transaction = await services.outbox.submit({
+        idempotencyKey: mintIdempotencyKey(batch.id),
+        chain: batch.chain,
+        signer,
+        to: batch.contract as Address,
+        data: encodeFunctionData({ abi: cardNftAbi, functionName: 'mintBatch', args: [JSON.parse(batch.recipients), design.metadata.sendable] }),
+      });
+      await services.store.db
+        .updateTable('card_mint_batches')
+        .set({ status: 'submitted', outbox_id: transaction.id, tx_hash: transaction.txHash, updated_at: epochSeconds() })
+        .where('id', '=', batch.id)
+        .where('status', '=', 'reserved')
+        .execute();
+      settled.push({ ...batch, status: 'submitted', outbox_id: transaction.id, tx_hash: transaction.txHash });
+    } catch (error) {
+      if (!(error instanceof OutboxRefusal)) services.log.warn(`mint batch ${batch.id}: ${(error as Error).message}`);
+      stopped = true;
+      firstRefusal ??= error;
+      settled.push(await failBatch(services, batch, (error as Error).message));
+    }
+  }
+
+  const finals = await Promise.all(settled.map((batch) => (batch.status === 'submitted' ? settleMintBatch(services, batch) : batch)));
+  const minted = finals.filter((batch) => batch.status === 'minted');
+  const lastBlock = Math.max(-1, ...(await Promise.all(minted.map((batch) => blockOf(services, batch)))));
+  if (lastBlock >= 0) await services.cardIndex.waitUntilIndexed(chain.name, lastBlock);
+
+  const cardIdsByRecipient: Array<number | null> = [];
+  for (const batch of finals) {
+    for (let i = 0; i < batch.card_count; i += 1) {
+      cardIdsByRecipient.push(batch.status === 'minted' && batch.first_token_id !== null ? Number(batch.first_token_id) + i : null);
+    }
+  }
+  const hashes = finals.flatMap((batch) => (batch.tx_hash ? [batch.tx_hash as Hex] : []));
+  const mintedCount = cardIdsByRecipient.filter((id) => id !== null).length;
+  // Nothing minted because nothing could be sent: an error, not a partial answer.
+  if (mintedCount === 0 && hashes.length === 0 && firstRefusal !== undefined) throw transactionRefusalError(firstRefusal);
+  return { hash: hashes[0] ?? '', hashes, cardIdsByRecipient, mintedCount, failCount: recipients.length - mintedCount };
+}
+
+/**
+ * The checks of a mint that need no PIN: the partner's contract (4005), the monthly limit (4080, a
+ * first look; the count itself is taken atomically when the batches are stored) and the secure
+ * files (400). A caller that unlocks the key itself (A8) runs them first, so a refused mint
+ * costs no PIN attempt and leaves nothing behind.
+ */
+export async function checkMint(services: Services, partner: PartnerRow, design: CardDesign, cards: number) {
+  if (cards === 0) throw new AppError(400, { detail: 'no recipients' });
+  const contract = await partnerCardContract(services, partner);
+  if (currentMintCount(partner, services.config.timeZone) + cards > partner.mint_limit) throw new AppError(4080);
+  await assertOwnSecureFiles(services, partner.id, design.secureFiles);
+  return contract;
+}
+
+export function mintIdempotencyKey(batchId: string): string {
+  return `mint:${batchId}`;
+}
+
+/**
+ * Brings a submitted batch to its end state once its transaction is final: `minted` with the id of
+ * its first card (from the receipt's Transfer logs), or `failed` with its cards given back to
+ * mint_count. Each move is one guarded update, so the count is given back exactly once whoever
+ * (the mint call or the recovery after a crash) gets there first.
+ */
+export async function settleMintBatch(services: Services, batch: CardMintBatchRow, timeoutMs = 120_000): Promise<CardMintBatchRow> {
+  if (!batch.outbox_id) throw new Error(`mint batch ${batch.id} has no transaction`);
+  const transaction = await services.outbox.waitForFinal(batch.outbox_id, timeoutMs);
+  if (transaction.status === 'mined' && transaction.receiptStatus === 'success') {
+    const receipt = await services.chains.get(batch.chain).client.getTransactionReceipt({ hash: transaction.txHash });
+    const minted = parseEventLogs({ abi: cardNftAbi, eventName: 'Transfer', logs: receipt.logs }).filter(
+      (log) => log.address.toLowerCase() === batch.contract && log.args.from === '0x0000000000000000000000000000000000000000',
+    );
+    const firstTokenId = minted.reduce((first, log) => (log.args.tokenId < first ? log.args.tokenId : first), minted[0]?.args.tokenId ?? 0n);
+    if (minted.length !== batch.card_count) throw new Error(`mint batch ${batch.id}: receipt shows ${minted.length} cards, expected ${batch.card_count}`);
+    await services.store.db
+      .updateTable('card_mint_batches')
+      .set({ status: 'minted', first_token_id: Number(firstTokenId), updated_at: epochSeconds() })
+      .where('id', '=', batch.id)
+      .where('status', '=', 'submitted')
+      .execute();
+    return { ...batch, status: 'minted', first_token_id: Number(firstTokenId) };
+  }
+  return failBatch(services, batch, transaction.error ?? 'the mint transaction reverted');
+}
+
+/** Marks a batch failed and gives its cards back to mint_count, once. */
+export async function failBatch(services: Services, batch: CardMintBatchRow, reason: string): Promise<CardMintBatchRow> {
+  await services.store.db.transaction().execute(async (trx) => {
+    const moved = await trx
+      .updateTable('card_mint_batches')
+      .set({ status: 'failed', error: reason.slice(0, 500), updated_at: epochSeconds() })
+      .where('id', '=', batch.id)
+      .where('status', 'in', ['reserved', 'submitted'])
+      .executeTakeFirst();
+    if (moved.numUpdatedRows === 1n) await releaseMintCount(trx, batch.partner_id, batch.card_count, batch.period);
+  });
+  return { ...batch, status: 'failed', error: reason };
+}
+
+async function blockOf(services: Services, batch: CardMintBatchRow): Promise<number> {
+  const transaction = batch.outbox_id ? await services.outbox.findById(batch.outbox_id) : undefined;
+  return transaction?.blockNumber ?? -1;
+}
+
+/** Secure files a design names must be this partner's A6 uploads. */
+async function assertOwnSecureFiles(services: Services, partnerId: string, names: string[]): Promise<void> {
+  if (names.length === 0) return;
+  const found = await services.store.db
+    .selectFrom('uploaded_files')
+    .select('name')
+    .where('name', 'in', names)
+    .where('partner_id', '=', partnerId)
+    .where('visibility', '=', 'secure')
+    .execute();
+  const known = new Set(found.map((row) => row.name));
+  const missing = names.find((name) => !known.has(name));
+  if (missing) throw new AppError(400, { detail: `secure file ${missing} is not a secure upload of this partner` });
+}
+
+const batchSizes = new Map<string, { size: number; at: number }>();
+
+/** Cards per mint transaction on a chain: as many as fit in the share of its block gas limit, at most cards.maxBatchSize. */
+async function mintBatchSize(services: Services, chainName: string): Promise<number> {
+  const cached = batchSizes.get(chainName);
+  if (cached && Date.now() - cached.at < 60_000) return Math.min(cached.size, services.config.cards.maxBatchSize);
+  const block = await services.chains.get(chainName).client.getBlock({ blockTag: 'latest' });
+  const size = Math.max(1, Number((block.gasLimit * BLOCK_SHARE_PERCENT) / 100n / GAS_PER_CARD_BOUND));
+  batchSizes.set(chainName, { size, at: Date.now() });
+  return Math.min(size, services.config.cards.maxBatchSize);
+}

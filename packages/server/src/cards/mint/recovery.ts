@@ -1,0 +1,70 @@
+import type { Services } from '../../services.ts';
+import { epochSeconds } from '../../store/database.ts';
+import { PollingLoop } from '../../polling-loop.ts';
+import { failBatch, mintIdempotencyKey, settleMintBatch } from './commands.ts';
+
+/** A batch still `reserved` this long after it was stored was never signed: its mint call ended (a crash) before it. */
+export const ABANDONED_BATCH_SECONDS = 600;
+const RECOVERY_INTERVAL_MS = 30_000;
+const BATCHES_PER_PASS = 200;
+
+/**
+ * Finishes what a mint call left when its process stopped part of the way. A `reserved` batch whose
+ * transaction reached the outbox becomes `submitted`; one that never did, after
+ * ABANDONED_BATCH_SECONDS, becomes `failed` and its cards are given back to mint_count (they can
+ * no longer be signed: the PIN is gone with the call). A `submitted` batch whose transaction is
+ * final becomes `minted` or `failed`. Every move is guarded, so two processes doing this agree.
+ */
+export async function recoverMintBatches(services: Services, now = new Date()): Promise<{ minted: number; failed: number }> {
+  const db = services.store.db;
+  const counts = { minted: 0, failed: 0 };
+  const reserved = await db
+    .selectFrom('card_mint_batches')
+    .selectAll()
+    .where('status', '=', 'reserved')
+    .orderBy('created_at')
+    .limit(BATCHES_PER_PASS)
+    .execute();
+  for (const batch of reserved) {
+    const transaction = await services.outbox.findByIdempotencyKey(mintIdempotencyKey(batch.id));
+    if (transaction) {
+      await db
+        .updateTable('card_mint_batches')
+        .set({ status: 'submitted', outbox_id: transaction.id, tx_hash: transaction.txHash, updated_at: epochSeconds(now) })
+        .where('id', '=', batch.id)
+        .where('status', '=', 'reserved')
+        .execute();
+    } else if (Number(batch.created_at) <= epochSeconds(now) - ABANDONED_BATCH_SECONDS) {
+      await failBatch(services, batch, 'not sent: the mint call ended before this batch was signed');
+      counts.failed += 1;
+    }
+  }
+  const submitted = await db
+    .selectFrom('card_mint_batches')
+    .selectAll()
+    .where('status', '=', 'submitted')
+    .orderBy('created_at')
+    .limit(BATCHES_PER_PASS)
+    .execute();
+  for (const batch of submitted) {
+    const transaction = batch.outbox_id ? await services.outbox.findById(batch.outbox_id) : undefined;
+    if (transaction?.status !== 'mined' && transaction?.status !== 'failed') continue;
+    const settled = await settleMintBatch(services, batch, 0);
+    if (settled.status === 'minted') counts.minted += 1;
+    else counts.failed += 1;
+  }
+  return counts;
+}
+
+/** Runs recoverMintBatches at start and every 30 s, where the outbox runs. */
+export function startMintRecovery(services: Services): PollingLoop {
+  const loop = new PollingLoop(
+    async () => {
+      await recoverMintBatches(services);
+    },
+    RECOVERY_INTERVAL_MS,
+    (error) => services.log.warn(`mint recovery: ${error.message}`),
+  );
+  loop.start();
+  return loop;
+}

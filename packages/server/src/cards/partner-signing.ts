@@ -1,0 +1,61 @@
+import type { Address } from 'viem';
+import { AppError } from '../errors/app-error.ts';
+import { OutboxRefusal, type TransactionSigner } from '../outbox/outbox.ts';
+import type { Services } from '../services.ts';
+import type { PartnerRow } from '../store/schema.ts';
+
+/** A partner's own card contract: its nft_id, chain and lower-case address. */
+export interface PartnerCardContract {
+  nftId: number;
+  chain: string;
+  address: Address;
+  name: string;
+}
+
+/** The card contract deployed for the partner at approval; 4005 while it has none. */
+export async function partnerCardContract(services: Services, partner: Pick<PartnerRow, 'id' | 'contract_address'>): Promise<PartnerCardContract> {
+  if (!partner.contract_address) throw new AppError(4005);
+  const row = await services.store.db
+    .selectFrom('nft_contracts')
+    .select(['id', 'chain', 'address', 'name'])
+    .where('partner_id', '=', partner.id)
+    .where('address', '=', partner.contract_address.toLowerCase())
+    .executeTakeFirst();
+  if (!row?.address) throw new AppError(4005);
+  return { nftId: Number(row.id), chain: row.chain, address: row.address as Address, name: row.name };
+}
+
+/** A card contract by its nft_id (any partner's); 404 when there is none. */
+export async function cardContractById(services: Services, nftId: number): Promise<PartnerCardContract> {
+  const row = Number.isSafeInteger(nftId)
+    ? await services.store.db.selectFrom('nft_contracts').select(['id', 'chain', 'address', 'name']).where('id', '=', nftId).executeTakeFirst()
+    : undefined;
+  if (!row?.address) throw new AppError(404, { detail: `no card contract with nft_id ${nftId}` });
+  return { nftId: Number(row.id), chain: row.chain, address: row.address as Address, name: row.name };
+}
+
+/** The `contract_address` of a request must be the partner's own contract (400 otherwise). */
+export async function assertOwnContract(services: Services, partner: PartnerRow, contractAddress: string): Promise<PartnerCardContract> {
+  const contract = await partnerCardContract(services, partner);
+  if (contractAddress.toLowerCase() !== contract.address) {
+    throw new AppError(400, { detail: 'contract_address is not the card contract of this partner' });
+  }
+  return contract;
+}
+
+/** Unlocks the partner's signing key with its PIN (SHA-256 hex, either case): 4006 wrong, 403 locked. */
+export async function unlockPartnerKey(services: Services, partner: Pick<PartnerRow, 'key_id'>, pin: string): Promise<TransactionSigner> {
+  const key = await services.vault.unlock(partner.key_id, pin.toLowerCase());
+  return { address: key.address, account: key.account };
+}
+
+/**
+ * The answer for a transaction the outbox refused to store: 4202 when the partner cannot pay the
+ * fee, 400 with the revert reason when it would revert; anything else is rethrown as it is.
+ */
+export function transactionRefusalError(error: unknown): unknown {
+  if (!(error instanceof OutboxRefusal)) return error;
+  return error.reason === 'insufficient_funds'
+    ? new AppError(4202, { cause: error })
+    : new AppError(400, { detail: `the transaction would revert: ${error.message}`, cause: error });
+}

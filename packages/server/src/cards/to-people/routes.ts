@@ -1,0 +1,91 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { authenticatePartner, requestPartner } from '../../partner-api/auth/authenticate.ts';
+import { parsePersonPair, resolvePeople, type PeopleResolution } from '../../people/index.ts';
+import { checkMint, mintCards } from '../mint/commands.ts';
+import { checkedDesign, mintAnswer } from '../mint/routes.ts';
+import { MintAnswer } from '../mint/schema.ts';
+import { unlockPartnerKey } from '../partner-signing.ts';
+import { CardPath, HashAnswer } from '../transfer/schema.ts';
+import { assertRecipient, checkCardSend, transferCard } from '../transfer/commands.ts';
+import { mintToPersonBody, SendToPersonBody } from './schema.ts';
+
+/**
+ * A8 `POST /v2/wallet/mint/person` and A11 `POST /v2/wallet/nft/:nft_id/:card_id/send/person`:
+ * recipients by name and phone (src/people). Order: payload (400), limits and holding (4080, 404,
+ * 4201), PIN (4006, 403), then the people (reserved wallets; invite limits 4112, 4114, 4115), then
+ * the transactions. Invites go out only for people whose card was minted or sent; the quota of the
+ * others is given back.
+ */
+export const cardsToPeopleRoutes: FastifyPluginAsync = async (parent) => {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
+  const services = app.services;
+  const country = services.config.phoneDefaultCountry;
+
+  app.post(
+    '/v2/wallet/mint/person',
+    {
+      onRequest: authenticatePartner,
+      schema: { body: mintToPersonBody(services.config.cards.maxRecipients), response: { 200: MintAnswer } },
+    },
+    async (request) => {
+      const partner = requestPartner(request);
+      const design = await checkedDesign(request.body, partner, services);
+      const people = request.body.to_person.map((pair, index) => parsePersonPair(pair, index, country));
+      await checkMint(services, partner, design, people.length);
+      const signer = await unlockPartnerKey(services, partner, request.body.pin);
+      const resolution = await resolvePeople(services, { partnerId: partner.id, people });
+      const outcome = await settleInvites(resolution, design.metadata.name, partner.service_name, () =>
+        mintCards(services, {
+          partner,
+          authorization: { signer },
+          design,
+          recipients: resolution.recipients.map((recipient) => recipient.address),
+        }).then((result) => ({ result, done: result.cardIdsByRecipient.map((id) => id !== null) })),
+      );
+      return mintAnswer(outcome);
+    },
+  );
+
+  app.post(
+    '/v2/wallet/nft/:nft_id/:card_id/send/person',
+    { onRequest: authenticatePartner, schema: { params: CardPath, body: SendToPersonBody, response: { 200: HashAnswer } } },
+    async (request) => {
+      const partner = requestPartner(request);
+      const person = parsePersonPair(request.body.to_person, 0, country);
+      const { nft_id: nftId, card_id: cardId } = request.params;
+      const contract = await checkCardSend(services, partner, nftId, cardId);
+      const signer = await unlockPartnerKey(services, partner, request.body.pin);
+      const resolution = await resolvePeople(services, { partnerId: partner.id, people: [person] });
+      const recipient = resolution.recipients[0]!;
+      assertRecipient(partner, recipient.address);
+      return settleInvites(resolution, request.body.card_name, partner.service_name, () =>
+        transferCard(services, { contract, signer, to: recipient.address, cardId }).then((result) => ({ result, done: [true] })),
+      );
+    },
+  );
+};
+
+/**
+ * Runs the transactions of a call to people, then sends the invites of those whose card arrived
+ * and gives back the invite quota of the rest (all of it when the call fails).
+ */
+async function settleInvites<T>(
+  resolution: PeopleResolution,
+  cardName: string,
+  partnerServiceName: string,
+  run: () => Promise<{ result: T; done: boolean[] }>,
+): Promise<T> {
+  const all = resolution.recipients.map((_, index) => index);
+  let outcome: { result: T; done: boolean[] };
+  try {
+    outcome = await run();
+  } catch (error) {
+    await resolution.releaseInvites(all);
+    throw error;
+  }
+  const arrived = all.filter((index) => outcome.done[index]);
+  await resolution.sendInvites(arrived, { cardName, partnerServiceName });
+  await resolution.releaseInvites(all.filter((index) => !outcome.done[index]));
+  return outcome.result;
+}

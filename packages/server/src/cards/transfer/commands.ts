@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { encodeFunctionData, zeroAddress, type Address, type Hex } from 'viem';
+import { cardNftAbi } from '@wallet-service/contracts';
+import { AppError } from '../../errors/app-error.ts';
+import type { TransactionSigner } from '../../outbox/outbox.ts';
+import type { Services } from '../../services.ts';
+import type { PartnerRow } from '../../store/schema.ts';
+import { chainHolderOf } from '../metadata/designs.ts';
+import { cardContractById, transactionRefusalError, unlockPartnerKey, type PartnerCardContract } from '../partner-signing.ts';
+
+export interface SendCardInput {
+  partner: PartnerRow;
+  pin: string;
+  nftId: number;
+  cardId: number;
+  to: Address;
+}
+
+/**
+ * A10/A11: sends one card the partner holds to `to`. Refusals before the PIN is tried: unknown
+ * contract or card, or a burned one, 404; a card the partner does not hold (sent, in escrow) 4201;
+ * a bad recipient 400. Then the PIN (4006, 403), then the transfer through the outbox; answers once
+ * it is mined and indexed.
+ */
+export async function sendCard(services: Services, input: SendCardInput): Promise<{ hash: Hex }> {
+  assertRecipient(input.partner, input.to);
+  const contract = await checkCardSend(services, input.partner, input.nftId, input.cardId);
+  const signer = await unlockPartnerKey(services, input.partner, input.pin);
+  return transferCard(services, { contract, signer, to: input.to, cardId: input.cardId });
+}
+
+/** The checks of a send that need no PIN (404, 4201); returns the card's contract. */
+export async function checkCardSend(services: Services, partner: PartnerRow, nftId: number, cardId: number): Promise<PartnerCardContract> {
+  const contract = await cardContractById(services, nftId);
+  await assertPartnerHolds(services, partner, contract, cardId);
+  return contract;
+}
+
+/** A recipient of a sent card: not the zero address, not the partner itself (400). */
+export function assertRecipient(partner: Pick<PartnerRow, 'main_address'>, to: string): void {
+  const address = to.toLowerCase();
+  if (address === zeroAddress) throw new AppError(400, { detail: 'to_address is the zero address' });
+  if (address === partner.main_address.toLowerCase()) throw new AppError(400, { detail: 'the partner already holds the card' });
+}
+
+/** Sends a checked card with the unlocked partner key, through the outbox; resolves once mined and indexed. */
+export async function transferCard(
+  services: Services,
+  input: { contract: PartnerCardContract; signer: TransactionSigner; to: Address; cardId: number },
+): Promise<{ hash: Hex }> {
+  const data = encodeFunctionData({
+    abi: cardNftAbi,
+    functionName: 'transferFrom',
+    args: [input.signer.address, input.to.toLowerCase() as Address, BigInt(input.cardId)],
+  });
+  return submitCardTransaction(services, input.contract, input.signer, `card-send:${randomUUID()}`, data);
+}
+
+export interface BurnCardInput {
+  partner: PartnerRow;
+  pin: string;
+  contract: PartnerCardContract;
+  cardId: number;
+}
+
+/** A14: burns a card of the partner's contract that the partner holds (4201 when it was sent away; 404 when there is none). The image stays. */
+export async function burnCard(services: Services, input: BurnCardInput): Promise<{ hash: Hex }> {
+  await assertPartnerHolds(services, input.partner, input.contract, input.cardId);
+  const signer = await unlockPartnerKey(services, input.partner, input.pin);
+  return submitCardTransaction(services, input.contract, signer, `card-burn:${randomUUID()}`,
+    encodeFunctionData({ abi: cardNftAbi, functionName: 'burn', args: [BigInt(input.cardId)] }));
+}
+
+async function assertPartnerHolds(services: Services, partner: PartnerRow, contract: PartnerCardContract, cardId: number): Promise<void> {
+  const holder = await chainHolderOf(services, contract, cardId);
+  if (!holder) throw new AppError(404, { detail: `card ${cardId} does not exist` });
+  if (holder !== partner.main_address.toLowerCase()) throw new AppError(4201);
+}
+
+async function submitCardTransaction(
+  services: Services,
+  contract: PartnerCardContract,
+  signer: TransactionSigner,
+  idempotencyKey: string,
+  data: Hex,
+): Promise<{ hash: Hex }> {
+  let transaction;
+  try {
+    transaction = await services.outbox.submit({ idempotencyKey, chain: contract.chain, signer, to: contract.address, data });
+  } catch (error) {
+    throw transactionRefusalError(error);
+  }
+  const final = await services.outbox.waitForFinal(transaction.id);
+  if (final.blockNumber !== null) await services.cardIndex.waitUntilIndexed(contract.chain, final.blockNumber);
+  return { hash: transaction.txHash };
+}

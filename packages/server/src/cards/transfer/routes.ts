@@ -1,0 +1,36 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Address } from 'viem';
+import { authenticatePartner, requestPartner } from '../../partner-api/auth/authenticate.ts';
+import { assertOwnContract } from '../partner-signing.ts';
+import { burnCard, sendCard } from './commands.ts';
+import { CardPath, DeleteCardBody, HashAnswer, SendCardBody } from './schema.ts';
+
+/** A10 `POST /v2/wallet/nft/:nft_id/:card_id/send` and A14 `DELETE /v2/wallet/nft`. */
+export const cardTransferRoutes: FastifyPluginAsync = async (parent) => {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
+  const services = app.services;
+
+  app.post(
+    '/v2/wallet/nft/:nft_id/:card_id/send',
+    { onRequest: authenticatePartner, schema: { params: CardPath, body: SendCardBody, response: { 200: HashAnswer } } },
+    async (request) =>
+      sendCard(services, {
+        partner: requestPartner(request),
+        pin: request.body.pin,
+        nftId: request.params.nft_id,
+        cardId: request.params.card_id,
+        to: request.body.to_address as Address,
+      }),
+  );
+
+  app.delete(
+    '/v2/wallet/nft',
+    { onRequest: authenticatePartner, schema: { body: DeleteCardBody, response: { 200: HashAnswer } } },
+    async (request) => {
+      const partner = requestPartner(request);
+      const contract = await assertOwnContract(services, partner, request.body.contract_address);
+      return burnCard(services, { partner, pin: request.body.pin, contract, cardId: request.body.card_id });
+    },
+  );
+};

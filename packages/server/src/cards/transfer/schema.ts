@@ -1,0 +1,20 @@
+import Type from 'typebox';
+import { Sha256Hex } from '../../partner-api/sign-in/schema.ts';
+import { Address } from '../mint/payload.ts';
+
+export const CardPath = Type.Object({ nft_id: Type.Integer({ minimum: 1 }), card_id: Type.Integer({ minimum: 1 }) });
+
+/** A10 body. `card_name` is required by the specification; it names the card in messages. */
+export const SendCardBody = Type.Object(
+  { pin: Sha256Hex, to_address: Address, card_name: Type.String({ minLength: 1, maxLength: 255 }) },
+  { additionalProperties: true },
+);
+
+/** A14 body. */
+export const DeleteCardBody = Type.Object(
+  { pin: Sha256Hex, card_id: Type.Integer({ minimum: 1 }), contract_address: Address },
+  { additionalProperties: true },
+);
+
+/** A10, A11 and A14 answer the transaction hash, like A7. */
+export const HashAnswer = Type.Object({ hash: Type.String() });

@@ -1,0 +1,127 @@
+import { sql } from 'kysely';
+import type { Config } from '../config/config.ts';
+import { AppError } from '../errors/app-error.ts';
+import type { Db } from '../store/database.ts';
+import { dayKey, monthKey } from '../time.ts';
+
+/** One row of `invite_counts`. */
+export interface InviteCounter {
+  kind: 'sender_day' | 'receiver_day' | 'receiver_month';
+  /** Partner id (sender_day) or E.164 phone (receiver_*). */
+  subject: string;
+  /** YYYY-MM-DD or YYYY-MM in the configured time zone. */
+  period: string;
+}
+
+/** A number of uses of one counter, taken or to be given back. */
+interface CounterUse extends InviteCounter {
+  count: number;
+}
+
+type LimitCode = 4112 | 4114 | 4115;
+
+/**
+ * Takes the invite quota of one call: one invite from `partnerId` to each of `phones` (a phone may
+ * come more than once: one per invited person). Counters, in this order: the partner's day
+ * (`senderDailyLimit`, 4112), each phone's day (`receiverDailyLimit`, 4114), each phone's month
+ * (`receiverMonthlyLimit`, 4115); a limit of 0 is not counted. Each is one conditional UPDATE
+ * (`count + n <= limit`) after an insert-if-missing, so parallel calls in any number of processes
+ * never exceed a limit. When one refuses, what this call took is given back before the AppError is
+ * thrown. Returns, per phone in order, the counters charged for its invite (to give back one invite).
+ */
+export async function takeInviteQuota(
+  db: Db,
+  limits: Readonly<Config['invites']>,
+  input: { partnerId: string; phones: readonly string[]; timeZone: string; now?: Date },
+): Promise<InviteCounter[][]> {
+  const now = input.now ?? new Date();
+  const day = dayKey(now, input.timeZone);
+  const month = monthKey(now, input.timeZone);
+  const perPhone = new Map<string, number>();
+  for (const phone of input.phones) perPhone.set(phone, (perPhone.get(phone) ?? 0) + 1);
+
+  const wanted: Array<{ use: CounterUse; limit: number; code: LimitCode }> = [];
+  if (limits.senderDailyLimit > 0 && input.phones.length > 0) {
+    const use: CounterUse = { kind: 'sender_day', subject: input.partnerId, period: day, count: input.phones.length };
+    wanted.push({ use, limit: limits.senderDailyLimit, code: 4112 });
+  }
+  const perReceiver = (kind: 'receiver_day' | 'receiver_month', period: string, limit: number, code: LimitCode) => {
+    if (limit <= 0) return;
+    for (const [phone, count] of perPhone) wanted.push({ use: { kind, subject: phone, period, count }, limit, code });
+  };
+  perReceiver('receiver_day', day, limits.receiverDailyLimit, 4114);
+  perReceiver('receiver_month', month, limits.receiverMonthlyLimit, 4115);
+  if (wanted.length === 0) return input.phones.map(() => []);
+
+  for (const chunk of chunks(wanted, 200)) {
+    await db
+      .insertInto('invite_counts')
+      .values(chunk.map(({ use }) => ({ kind: use.kind, subject: use.subject, period: use.period, count: 0 })))
+      .onConflict((conflict) => conflict.columns(['kind', 'subject', 'period']).doNothing())
+      .execute();
+  }
+  const taken: CounterUse[] = [];
+  for (const { use, limit, code } of wanted) {
+    const result = await db
+      .updateTable('invite_counts')
+      .set((eb) => ({ count: eb('count', '+', use.count) }))
+      .where('kind', '=', use.kind)
+      .where('subject', '=', use.subject)
+      .where('period', '=', use.period)
+      .where((eb) => eb(eb('count', '+', use.count), '<=', limit))
+      .executeTakeFirst();
+    if (result.numUpdatedRows !== 1n) {
+      await giveBackCounts(db, taken);
+      throw new AppError(code, { detail: limitDetail(use, limit) });
+    }
+    taken.push(use);
+  }
+  const charged = (phone: string) =>
+    wanted.filter(({ use }) => use.kind === 'sender_day' || use.subject === phone).map(({ use }) => counterOf(use));
+  return input.phones.map(charged);
+}
+
+/** Gives back one use of each counter listed (a counter may be listed once per invite it charged). */
+export async function giveBackInviteQuota(db: Db, counters: readonly InviteCounter[]): Promise<void> {
+  const uses = new Map<string, CounterUse>();
+  for (const counter of counters) {
+    const key = `${counter.kind}|${counter.subject}|${counter.period}`;
+    const use = uses.get(key);
+    if (use) use.count += 1;
+    else uses.set(key, { ...counterOf(counter), count: 1 });
+  }
+  await giveBackCounts(db, [...uses.values()]);
+}
+
+async function giveBackCounts(db: Db, uses: readonly CounterUse[]): Promise<void> {
+  for (const use of uses) {
+    await db
+      .updateTable('invite_counts')
+      .set({ count: sql<number>`case when ${sql.ref('count')} >= ${use.count} then ${sql.ref('count')} - ${use.count} else 0 end` })
+      .where('kind', '=', use.kind)
+      .where('subject', '=', use.subject)
+      .where('period', '=', use.period)
+      .execute();
+  }
+}
+
+function counterOf(use: InviteCounter): InviteCounter {
+  return { kind: use.kind, subject: use.subject, period: use.period };
+}
+
+function limitDetail(use: CounterUse, limit: number): string {
+  switch (use.kind) {
+    case 'sender_day':
+      return `a partner may send at most ${limit} invites a day`;
+    case 'receiver_day':
+      return `${use.subject} may receive at most ${limit} invites a day`;
+    case 'receiver_month':
+      return `${use.subject} may receive at most ${limit} invites a month`;
+  }
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const result: T[][] = [];
+  for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size));
+  return result;
+}

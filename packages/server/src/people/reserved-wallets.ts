@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import { isUniqueViolation } from '../partners/commands.ts';
+import type { Services } from '../services.ts';
+import { epochSeconds, type Db, type DbTransaction } from '../store/database.ts';
+import type { ReservedWalletRow } from '../store/schema.ts';
+import type { Person } from './person.ts';
+
+/** The unclaimed wallet kept for a person, if any (name as normalizePersonName gives it, phone E.164). */
+export async function findReservedWallet(db: Db | DbTransaction, person: Person): Promise<ReservedWalletRow | undefined> {
+  return db
+    .selectFrom('reserved_wallets')
+    .selectAll()
+    .where('phone', '=', person.phone)
+    .where('name', '=', person.name)
+    .where('claimed_user_id', 'is', null)
+    .executeTakeFirst();
+}
+
+/**
+ * The wallet kept for a person who is not a member: the unclaimed one of that name and phone, or a
+ * new one. A new wallet is a BIP-39 key that the server alone unlocks (owner: the reserved wallet's
+ * id), inserted with its row in one transaction. The unique index on unclaimed (phone, name) makes
+ * parallel calls, in any number of processes, end with one wallet: a loser's transaction rolls back
+ * (its key with it) and it reads the winner's row.
+ */
+export async function reserveWallet(services: Services, person: Person): Promise<ReservedWalletRow> {
+  const db = services.store.db;
+  const existing = await findReservedWallet(db, person);
+  if (existing) return existing;
+  const id = randomUUID();
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const key = await services.vault.createKey(
+        { ownerType: 'user', ownerId: id, protection: 'server', secretKind: 'mnemonic_entropy' },
+        trx,
+      );
+      const row: ReservedWalletRow = {
+        id,
+        name: person.name,
+        phone: person.phone,
+        key_id: key.keyId,
+        address: key.address,
+        created_at: epochSeconds(),
+        claimed_user_id: null,
+        claimed_at: null,
+      };
+      await trx.insertInto('reserved_wallets').values(row).execute();
+      return row;
+    });
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const winner = await findReservedWallet(db, person);
+    if (!winner) throw error;
+    return winner;
+  }
+}
+
+/**
+ * Records that a member now owns a reserved wallet, guarded so only one sign-up can: false when the
+ * wallet was claimed meanwhile.
+ */
+export async function markReservedWalletClaimed(trx: Db | DbTransaction, walletId: string, userId: string, now = epochSeconds()): Promise<boolean> {
+  const result = await trx
+    .updateTable('reserved_wallets')
+    .set({ claimed_user_id: userId, claimed_at: now })
+    .where('id', '=', walletId)
+    .where('claimed_user_id', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}

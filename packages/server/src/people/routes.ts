@@ -1,0 +1,15 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { authenticatePartner, requestPartner } from '../partner-api/auth/authenticate.ts';
+import { invitePeople } from './commands.ts';
+import { InviteAnswer, InviteBody } from './schema.ts';
+
+/** `POST /v2/wallet/invite` (Family A): invites people who are not members yet (docs/partner-api.md). */
+export const inviteRoutes: FastifyPluginAsync = async (parent) => {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
+  app.post(
+    '/v2/wallet/invite',
+    { onRequest: authenticatePartner, schema: { body: InviteBody, response: { 200: InviteAnswer } } },
+    async (request) => invitePeople(app.services, requestPartner(request), request.body.to_person),
+  );
+};
