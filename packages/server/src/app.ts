@@ -9,6 +9,7 @@ import { walletAppRoutes } from './wallet-app/routes.ts';
 import { walletPageRoutes } from './wallet-app/page.ts';
 import { partnerApiRoutes } from './partner-api/index.ts';
 import { fileRoutes } from './uploads/file-routes.ts';
+import { exampleRoutes } from './examples/routes.ts';
 import { cardMetadataRoutes } from './cards/metadata/routes.ts';
 
 export interface BuildAppOptions {
@@ -55,6 +56,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(walletPageRoutes);
   await app.register(partnerApiRoutes);
   await app.register(fileRoutes);
+  await app.register(exampleRoutes);
   await app.register(cardMetadataRoutes);
   return app as unknown as App;
 }

@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+// Builds the publishable outputs of the SDK into dist/ (runs on `npm install` as `prepare`):
+//   dist/esm/      ES modules and type declarations (tsc)
+//   dist/cjs/      one CommonJS file, with the same declarations typed as CommonJS (esbuild)
+//   dist/browser/  wallet-a2a.js, one minified file that defines the global `WalletA2A` (esbuild)
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+
+const root = new URL('..', import.meta.url).pathname;
+const { name, version, license } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const staging = join(root, `dist.building-${process.pid}`);
+const entry = join(root, 'src/index.ts');
+const banner = `/*! ${name} ${version} | ${license} */`;
+
+rmSync(staging, { recursive: true, force: true });
+try {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const compiled = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', join(staging, 'esm')], {
+    stdio: 'inherit',
+  });
+  if (compiled.status !== 0) throw new Error('tsc failed');
+
+  const cjs = join(staging, 'cjs');
+  mkdirSync(cjs, { recursive: true });
+  for (const file of readdirSync(join(staging, 'esm'))) {
+    if (file.endsWith('.d.ts')) copyFileSync(join(staging, 'esm', file), join(cjs, file));
+  }
+  writeFileSync(join(cjs, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
+  const shared = { entryPoints: [entry], bundle: true, platform: 'neutral', legalComments: 'none', banner: { js: banner }, logLevel: 'warning' };
+  await build({ ...shared, format: 'cjs', target: 'es2020', outfile: join(cjs, 'index.cjs') });
+  await build({
+    ...shared,
+    format: 'iife',
+    globalName: 'WalletA2A',
+    target: 'es2020',
+    minify: true,
+    outfile: join(staging, 'browser', 'wallet-a2a.js'),
+  });
+
+  rmSync(join(root, 'dist'), { recursive: true, force: true });
+  renameSync(staging, join(root, 'dist'));
+  console.log(`${name}: built dist/esm, dist/cjs/index.cjs and dist/browser/wallet-a2a.js`);
+} catch (error) {
+  rmSync(staging, { recursive: true, force: true });
+  console.error(`${name}: build failed: ${error instanceof Error ? error.message : error}`);
+  process.exit(1);
+}
