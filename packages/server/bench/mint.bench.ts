@@ -12,7 +12,7 @@
  *    NaiveCardNFT.mint transactions to 100 other fresh addresses (sum of receipt gas / 100).
  *    Target: ratio <= 0.5.
  * 2. Cards per second end to end: CARDS cards through A7 calls of MINT_BENCH_CALL_SIZE (500) addresses, CONCURRENCY calls
- *    at a time (each answers once its cards are mined and in the card index), against the same
+ *    at a time (each answers once its cards are mined), against the same
  *    number of NaiveCardNFT.mint transactions at their best: pre-signed with consecutive nonces
  *    (before the clock starts), sent SEND_CONCURRENCY at a time, until every receipt is read.
  *    Target: ratio >= 5.
@@ -251,7 +251,7 @@ async function main(): Promise<void> {
     );
     console.log(`  gas per card: one A7 call to ${GAS_CARDS} fresh addresses (${gas.a7Transactions} transaction) vs ${GAS_CARDS} NaiveCardNFT.mint transactions`);
     console.log(
-      `  cards per second: ${CARDS} cards, A7 calls of ${RECIPIENTS_PER_CALL} addresses ${CONCURRENCY} at a time, answered after mining and indexing ` +
+      `  cards per second: ${CARDS} cards, A7 calls of ${RECIPIENTS_PER_CALL} addresses ${CONCURRENCY} at a time, each answered once its cards are mined ` +
         `(${s(rate.a7Ms)}) vs ${CARDS} pre-signed NaiveCardNFT.mint transactions sent ${SEND_CONCURRENCY} at a time until every receipt was read (${s(rate.naiveMs)})`,
     );
     console.log(

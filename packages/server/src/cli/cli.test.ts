@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,8 +10,9 @@ import { openStore } from '../store/database.ts';
 import { openSecret } from '../custody/envelope.ts';
 import { loadMasterKey } from '../custody/master-key.ts';
 import { createTestSchema } from '../testing/test-services.ts';
+import { startService, stopService } from '../testing/service-process.ts';
 
-const BIN = new URL('../../bin/wallet-service.js', import.meta.url).pathname;
+import { WALLET_SERVICE_BIN as BIN } from '../testing/service-process.ts';
 
 /**
  * The operator's view: `wallet-service serve` as a child process, and CLI commands run against
@@ -164,35 +165,3 @@ async function chainOf(dataDir: string) {
   const record = JSON.parse(readFileSync(join(dataDir, 'chains', 'main', 'node.json'), 'utf8')) as { rpcUrl: string };
   return createPublicClient({ transport: http(record.rpcUrl) });
 }
-
-async function startService(env: NodeJS.ProcessEnv): Promise<{ service: ChildProcess; baseUrl: string }> {
-  const child = spawn(process.execPath, [BIN, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`service did not start:\n${output}`)), 60_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`service exited (${code}):\n${output}`));
-    });
-  });
-  return { service: child, baseUrl };
-}
-
-async function stopService(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGINT');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-  await exited;
-  clearTimeout(timer);
-}
-

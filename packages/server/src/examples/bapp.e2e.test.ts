@@ -72,10 +72,24 @@ describe('example BApp in headless Chromium', () => {
 
   /** Runs `action` and returns the request key the page's prepare call received. */
   async function preparedBy(on: Page, action: () => Promise<unknown>): Promise<string> {
-    const [response] = await Promise.all([on.waitForResponse((response) => response.url().endsWith('/v2/a2a/prepare')), action()]);
-    const body = (await response.json()) as { request_key?: string };
-    assert.ok(body.request_key, JSON.stringify(body));
-    return body.request_key;
+    // Read through a route, not from the response: on a phone the page navigates away at once,
+    // after which the browser no longer has the response body.
+    let answered: (body: { request_key?: string }) => void;
+    const prepared = new Promise<{ request_key?: string }>((resolve) => (answered = resolve));
+    const pattern = '**/v2/a2a/prepare';
+    await on.route(pattern, async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { request_key?: string };
+      await route.fulfill({ response });
+      answered(body);
+    });
+    try {
+      const [body] = await Promise.all([prepared, action()]);
+      assert.ok(body.request_key, JSON.stringify(body));
+      return body.request_key;
+    } finally {
+      await on.unroute(pattern);
+    }
   }
 
   async function textOf(selector: string): Promise<string> {

@@ -42,6 +42,8 @@ const VERIFY_BATCH = 1000;
 const FEE_CACHE_MS = 1_000;
 const MAX_COMMIT_GROUP = 100;
 const BALANCE_CACHE_MS = 1_000;
+/** How long a nonce conflict must last before the transaction is failed (see reconcileNonceTooLow). */
+const NONCE_CONFLICT_CONFIRM_MS = 2_000;
 /** Rows per multi-row insert (kept under SQLite's bound-parameter limit). */
 const INSERT_BATCH = 25;
 
@@ -58,6 +60,8 @@ export class TransactionOutbox {
   private readonly settled = new EventEmitter();
   private readonly feeCache = new Map<string, { at: number; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }>();
   private readonly loop: PollingLoop;
+  /** When this process first saw each transaction's nonce used on chain without its receipt. */
+  private readonly nonceConflicts = new Map<string, number>();
   /** When this process last sent each unmined transaction. */
   private readonly broadcastAt = new Map<string, number>();
   private readonly commitQueue: QueuedSubmission[] = [];
@@ -413,6 +417,15 @@ export class TransactionOutbox {
     if (pending) return;
     const chainNonce = await chain.client.getTransactionCount({ address: row.from_address as Address, blockTag: 'latest' });
     if (chainNonce <= row.nonce) return; // The node is behind (e.g. replaying); try again later.
+    // A node can count a nonce as used a moment before the receipt of the transaction that used it
+    // can be read (seen under load, and while a restarted node catches up): only a conflict that
+    // is still there at a later broadcast, NONCE_CONFLICT_CONFIRM_MS on, fails the transaction.
+    const firstSeen = this.nonceConflicts.get(row.id);
+    if (firstSeen === undefined || Date.now() - firstSeen < NONCE_CONFLICT_CONFIRM_MS) {
+      if (firstSeen === undefined) this.nonceConflicts.set(row.id, Date.now());
+      return;
+    }
+    this.nonceConflicts.delete(row.id);
     this.options.log?.warn(`outbox: ${row.tx_hash} nonce ${row.nonce} was used by another transaction`);
     await this.db.transaction().execute(async (trx) => {
       await trx
@@ -459,6 +472,7 @@ export class TransactionOutbox {
     });
     for (const { row } of mined) {
       this.broadcastAt.delete(row.id);
+      this.nonceConflicts.delete(row.id);
       this.settled.emit(row.id);
     }
   }

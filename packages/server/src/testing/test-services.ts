@@ -17,6 +17,8 @@ export interface TestServices extends Services {
 /** A test's data directory and store, which services can be opened on, closed and opened again. */
 export interface TestInstallation {
   dataDir: string;
+  /** The PostgreSQL schema of this installation (WALLET_TEST_STORE=postgres), else undefined. */
+  postgresSchema: string | undefined;
   config: Readonly<Config>;
   /** Opens the service's parts on this installation (the embedded node keeps its state between opens). */
   open(log?: Logger): Promise<Services>;
@@ -55,6 +57,7 @@ export async function createTestInstallation(overrides: ConfigOverrides = {}): P
   }
   return {
     dataDir,
+    postgresSchema: postgres?.schema,
     config,
     open: (log = pino({ level: 'silent' })) =>
       openServices(config, { chainMode: 'own', runOutbox: true, log, ...(postgres ? { postgresSchema: postgres.schema } : {}) }),

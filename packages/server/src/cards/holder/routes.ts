@@ -8,6 +8,7 @@ import { StoredFileParams } from '../../uploads/schema.ts';
 import { sendStoredFile, STORED_NAME } from '../../uploads/serve.ts';
 import { authenticate } from '../../wallet-app/sessions.ts';
 import { cardUri } from '../card-uri.ts';
+import { catchUpWithChain } from '../index-freshness.ts';
 import { chainHolderOf, findMintedCardDesign, holdsCardNaming } from '../metadata/designs.ts';
 import { cardMetadataDocument } from '../metadata/document.ts';
 import { cardContractById } from '../partner-signing.ts';
@@ -46,7 +47,13 @@ export const cardHolderRoutes: FastifyPluginAsync = async (parent) => {
     const { member } = await authenticate(services, request.headers.authorization);
     const name = request.params.filename;
     const file = STORED_NAME.test(name) ? await findUploadedFile(services, name) : undefined;
-    const holders = { holdsCardNaming: (address: string, fileName: string) => holdsCardNaming(services, address, fileName) };
+    const holders = {
+      holdsCardNaming: async (address: string, fileName: string) => {
+        // The index finds the candidate cards: let it reach the chain's head first.
+        await Promise.all(services.chains.all().map((chain) => catchUpWithChain(services, chain.name)));
+        return holdsCardNaming(services, address, fileName);
+      },
+    };
     if (!file || !(await canReadSecureFile(file, { kind: 'holder', address: member.main_address }, holders))) throw new AppError(404);
     return sendStoredFile(services, request, reply, file, 'private, no-store');
   });

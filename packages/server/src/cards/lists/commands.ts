@@ -3,14 +3,13 @@ import { AppError } from '../../errors/app-error.ts';
 import type { Services } from '../../services.ts';
 import type { PartnerRow } from '../../store/schema.ts';
 import { cardUri } from '../card-uri.ts';
+import { catchUpWithChain } from '../index-freshness.ts';
 import { decodeBappCursor, encodeBappCursor } from './bapp-cursor.ts';
 import { countHeldBappsThrough, findNftContract, listHeldBapps } from './queries.ts';
 import type { BappEntry, BappListAnswer, ListedCard, NftCardListAnswer } from './schema.ts';
 
 /** Page size of A12 (BApps, and cards per BApp) and A13. */
 export const LIST_PAGE_SIZE = 100;
-/** How long a list waits for the card index to reach the chain's head before answering from what it has. */
-const INDEX_WAIT_MS = 3_000;
 
 /**
  * A12: the card contracts of this service whose cards the partner's own address holds, as the card
@@ -100,20 +99,6 @@ async function listCards(services: Services, input: ListCardsByOwnerInput): Prom
   } catch (error) {
     if (error instanceof InvalidCardCursorError) throw new AppError(400, { detail: error.message, cause: error });
     throw error;
-  }
-}
-
-/**
- * Lets the card index reach the chain's current head first (one pass of the indexer at most), so a
- * card whose mint or transfer receipt the caller has just seen is already where it went. When the
- * node or the index is slow, the list answers from what the index holds.
- */
-async function catchUpWithChain(services: Services, chainName: string): Promise<void> {
-  try {
-    const head = await services.chains.get(chainName).client.getBlockNumber({ cacheTime: 0 });
-    await services.cardIndex.waitUntilIndexed(chainName, head, { timeoutMs: INDEX_WAIT_MS });
-  } catch (error) {
-    services.log.warn(`card list on ${chainName} answered from the card index as it stands: ${(error as Error).message}`);
   }
 }
 

@@ -4,7 +4,7 @@ import Type from 'typebox';
 import { AppError } from '../../errors/app-error.ts';
 import { cardContractById } from '../partner-signing.ts';
 import { cardMetadataDocument } from './document.ts';
-import { findMintedCardDesign } from './designs.ts';
+import { chainHolderOf, findMintedCardDesign } from './designs.ts';
 
 export const CardPathParams = Type.Object({
   nft_id: Type.Integer({ minimum: 1 }),
@@ -22,8 +22,8 @@ export const cardMetadataRoutes: FastifyPluginAsync = async (parent) => {
     const contract = await cardContractById(app.services, request.params.nft_id).catch(() => undefined);
     const found = contract && (await findMintedCardDesign(app.services, contract, request.params.card_id));
     if (!contract || !found) throw new AppError(404);
-    const indexed = await app.services.cardIndex.getCard(contract.chain, contract.address, request.params.card_id);
-    if (indexed?.burned) throw new AppError(404);
+    // Burned is read from the chain (ownerOf reverts): the index may not have the burn yet.
+    if (!(await chainHolderOf(app.services, contract, request.params.card_id))) throw new AppError(404);
     reply.header('cache-control', 'public, max-age=60');
     return cardMetadataDocument(found.metadata, { nftId: contract.nftId, cardId: request.params.card_id });
   });

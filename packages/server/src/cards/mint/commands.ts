@@ -11,8 +11,14 @@ import { partnerCardContract, transactionRefusalError, unlockPartnerKey } from '
 import { currentMintCount, releaseMintCount, reserveMintCount } from './mint-count.ts';
 import type { CardDesign } from './payload.ts';
 
-/** Gas one card of a batch may take at most (a new holder costs the most); sizes batches to the block gas limit. */
+/**
+ * Gas one card of a batch may take at most (a new holder costs the most, about 48,000), and what a
+ * batch takes besides. Batches are sized by it and sent with it as their gas limit: a mintBatch of
+ * our own contract with checked recipients does not revert, so estimating each one (which runs
+ * the whole batch on the node once more) would buy nothing; unused gas is not paid.
+ */
 const GAS_PER_CARD_BOUND = 55_000n;
+const BATCH_BASE_GAS = 80_000n;
 /** Share of the block gas limit one mint transaction may use. */
 const BLOCK_SHARE_PERCENT = 80n;
 
@@ -48,8 +54,8 @@ export interface MintOutcome {
  * refused mint does not cost a PIN attempt; then the key is unlocked (4006, 403); then, in one DB
  * transaction, the cards are counted against mint_limit (4080 again, atomically) and the design
  * and its batches are stored; then each batch is signed into the outbox. A batch that cannot be
- * sent or that reverts is given back to mint_count. The answer comes once every batch is mined and
- * the card index has its cards, so the lists show the mint at once.
+ * sent or that reverts is given back to mint_count. The answer comes once every batch is mined (the
+ * lists catch the card index up with the chain before they answer, so they show the mint too).
  */
 export async function mintCards(services: Services, input: MintCardsInput): Promise<MintOutcome> {
   const { partner, design } = input;
@@ -127,6 +133,7 @@ export async function mintCards(services: Services, input: MintCardsInput): Prom
         signer,
         to: batch.contract as Address,
         data: encodeFunctionData({ abi: cardNftAbi, functionName: 'mintBatch', args: [JSON.parse(batch.recipients), design.metadata.sendable] }),
+        gas: BATCH_BASE_GAS + GAS_PER_CARD_BOUND * BigInt(batch.card_count),
       });
       await services.store.db
         .updateTable('card_mint_batches')
@@ -144,9 +151,6 @@ export async function mintCards(services: Services, input: MintCardsInput): Prom
   }
 
   const finals = await Promise.all(settled.map((batch) => (batch.status === 'submitted' ? settleMintBatch(services, batch) : batch)));
-  const minted = finals.filter((batch) => batch.status === 'minted');
-  const lastBlock = Math.max(-1, ...(await Promise.all(minted.map((batch) => blockOf(services, batch)))));
-  if (lastBlock >= 0) await services.cardIndex.waitUntilIndexed(chain.name, lastBlock);
 
   const cardIdsByRecipient: Array<number | null> = [];
   for (const batch of finals) {
@@ -211,18 +215,14 @@ export async function failBatch(services: Services, batch: CardMintBatchRow, rea
   await services.store.db.transaction().execute(async (trx) => {
     const moved = await trx
       .updateTable('card_mint_batches')
-      .set({ status: 'failed', error: reason.slice(0, 500), updated_at: epochSeconds() })
+      // Node messages may carry raw revert bytes; PostgreSQL text takes no NUL.
+      .set({ status: 'failed', error: reason.replace(/[\u0000-\u001f]+/g, ' ').slice(0, 500), updated_at: epochSeconds() })
       .where('id', '=', batch.id)
       .where('status', 'in', ['reserved', 'submitted'])
       .executeTakeFirst();
     if (moved.numUpdatedRows === 1n) await releaseMintCount(trx, batch.partner_id, batch.card_count, batch.period);
   });
   return { ...batch, status: 'failed', error: reason };
-}
-
-async function blockOf(services: Services, batch: CardMintBatchRow): Promise<number> {
-  const transaction = batch.outbox_id ? await services.outbox.findById(batch.outbox_id) : undefined;
-  return transaction?.blockNumber ?? -1;
 }
 
 /** Secure files a design names must be this partner's A6 uploads. */
@@ -247,7 +247,7 @@ async function mintBatchSize(services: Services, chainName: string): Promise<num
   const cached = batchSizes.get(chainName);
   if (cached && Date.now() - cached.at < 60_000) return Math.min(cached.size, services.config.cards.maxBatchSize);
   const block = await services.chains.get(chainName).client.getBlock({ blockTag: 'latest' });
-  const size = Math.max(1, Number((block.gasLimit * BLOCK_SHARE_PERCENT) / 100n / GAS_PER_CARD_BOUND));
+  const size = Math.max(1, Number(((block.gasLimit * BLOCK_SHARE_PERCENT) / 100n - BATCH_BASE_GAS) / GAS_PER_CARD_BOUND));
   batchSizes.set(chainName, { size, at: Date.now() });
   return Math.min(size, services.config.cards.maxBatchSize);
 }

@@ -6,7 +6,7 @@ import { openTestApp, type TestApp } from '../../testing/test-services.ts';
 import { signedInPartner } from '../../partner-api/testing/partner-session.ts';
 import { setBalance } from '../../a2a/test-support.ts';
 import { cardUri } from '../card-uri.ts';
-import { buildAddresses, buildMintPayload, mintOk, partnerCall, pathOf } from '../testing/card-factories.ts';
+import { buildAddresses, buildMintPayload, indexedToHead, mintOk, partnerCall, pathOf } from '../testing/card-factories.ts';
 
 let t: TestApp;
 before(async () => {
@@ -48,6 +48,7 @@ describe('A7 mint to addresses', () => {
       { address: contract, abi: cardNftAbi, functionName: 'ownerOf', args: [BigInt(i + 1)] } as const,
       { address: contract, abi: cardNftAbi, functionName: 'tokenURI', args: [BigInt(i + 1)] } as const,
     ]);
+    await indexedToHead(t.services);
     const onChain = await Promise.all(calls.map((call) => client().readContract(call as never)));
     for (const [i, recipient] of recipients.entries()) {
       const owner = String(onChain[2 * i]).toLowerCase();

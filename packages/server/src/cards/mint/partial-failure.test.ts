@@ -6,7 +6,8 @@ import { openTestApp, type TestApp } from '../../testing/test-services.ts';
 import { signedInPartner } from '../../partner-api/testing/partner-session.ts';
 import { epochSeconds } from '../../store/database.ts';
 import { monthKey } from '../../time.ts';
-import { buildAddresses, buildMintPayload, partnerCall } from '../testing/card-factories.ts';
+import { buildAddresses, buildMintPayload, indexedToHead, partnerCall } from '../testing/card-factories.ts';
+import { setBalance } from '../../a2a/test-support.ts';
 import { mintCards, mintIdempotencyKey } from './commands.ts';
 import { designOf, type MintDesignPayload } from './payload.ts';
 import { ABANDONED_BATCH_SECONDS, recoverMintBatches } from './recovery.ts';
@@ -31,20 +32,21 @@ async function partnerRow(id: string) {
 test('a mint that fails part of the way: the answer, the lists and mint_count show exactly what was minted', async () => {
   const partner = await signedInPartner(t.app, t.services);
   const [a, b, c, d, e] = buildAddresses(5) as [Address, Address, Address, Address, Address];
-  // The second batch cannot be minted (ERC-721 refuses the zero address), so the mint stops there.
+  // The second batch reverts on chain (ERC-721 refuses the zero address); the first and third mint.
   const recipients = [a, b, c, d, zeroAddress, e, a];
   const design = designOf(buildMintPayload(partner) as unknown as MintDesignPayload);
   const outcome = await mintCards(t.services, { partner: await partnerRow(partner.partner.id), authorization: { pin: partner.pinHash }, design, recipients });
 
-  assert.equal(outcome.mintedCount, 3);
-  assert.equal(outcome.failCount, 4);
-  assert.deepEqual(outcome.cardIdsByRecipient, [1, 2, 3, null, null, null, null]);
-  assert.equal(outcome.hashes.length, 1);
-  assert.equal(await mintCount(partner.token), 3, 'mint_count counts exactly the minted cards');
+  assert.equal(outcome.mintedCount, 4);
+  assert.equal(outcome.failCount, 3);
+  assert.deepEqual(outcome.cardIdsByRecipient, [1, 2, 3, null, null, null, 4]);
+  assert.equal(outcome.hashes.length, 3);
+  const receipts = await Promise.all(outcome.hashes.map((hash) => t.services.chains.get('main').client.getTransactionReceipt({ hash })));
+  assert.deepEqual(receipts.map((receipt) => receipt.status), ['success', 'reverted', 'success']);
+  assert.equal(await mintCount(partner.token), 4, 'mint_count counts exactly the minted cards');
   const nftId = Number(partner.nftId);
-  const list = await partnerCall(t.app, partner.token, 'GET', `/v2/wallet/nft/${nftId}?isAll=true`);
-  assert.equal(list.statusCode, 200, list.body);
-  for (const [owner, expected] of [[a, [1]], [b, [2]], [c, [3]], [d, []], [e, []]] as const) {
+  await indexedToHead(t.services);
+  for (const [owner, expected] of [[a, [1, 4]], [b, [2]], [c, [3]], [d, []], [e, []]] as const) {
     const page = await t.services.cardIndex.listByOwner({ chain: 'main', owner, contract: partner.contractAddress, limit: 10 });
     assert.deepEqual(page.cards.map((card) => card.tokenId), expected, `cards of ${owner}`);
   }
@@ -54,8 +56,19 @@ test('a mint that fails part of the way: the answer, the lists and mint_count sh
     .where('partner_id', '=', partner.partner.id)
     .orderBy('sequence')
     .execute();
-  assert.deepEqual(batches.map((batch) => [batch.sequence, batch.status]), [[0, 'minted'], [1, 'failed'], [2, 'failed']]);
-  assert.equal((await t.app.inject({ method: 'GET', url: `/v2/metadata/${nftId}/4` })).statusCode, 404);
+  assert.deepEqual(batches.map((batch) => [batch.sequence, batch.status, batch.first_token_id === null ? null : Number(batch.first_token_id)]), [[0, 'minted', 1], [1, 'failed', null], [2, 'minted', 4]]);
+  assert.equal((await t.app.inject({ method: 'GET', url: `/v2/metadata/${nftId}/4` })).json().card_id, 4, 'the third batch serves its metadata');
+  assert.equal((await t.app.inject({ method: 'GET', url: `/v2/metadata/${nftId}/5` })).statusCode, 404);
+});
+
+test('a batch that cannot be paid for stops the mint there; nothing after it is sent', async () => {
+  const partner = await signedInPartner(t.app, t.services);
+  await setBalance(t.services, partner.partner.main_address as Address, 0n);
+  const response = await partnerCall(t.app, partner.token, 'POST', '/v2/wallet/mint', buildMintPayload(partner, { to_address: buildAddresses(7) }));
+  assert.deepEqual(response.json(), { code: 4202, err: 'insufficient funds for the transaction fee' });
+  const batches = await t.services.store.db.selectFrom('card_mint_batches').select(['status', 'tx_hash']).where('partner_id', '=', partner.partner.id).execute();
+  assert.deepEqual(batches.map((batch) => [batch.status, batch.tx_hash]), [['failed', null], ['failed', null], ['failed', null]]);
+  assert.equal(await mintCount(partner.token), 0);
 });
 
 test('through A7, several batches: every card minted, in order, one transaction per batch', async () => {

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import type { Address } from 'viem';
 import type { App } from '../../app.ts';
+import type { Services } from '../../services.ts';
 
 /** `n` fresh addresses nobody holds a key to. */
 export function buildAddresses(n: number): Address[] {
@@ -53,4 +54,10 @@ export async function mintOk(app: App, token: string, payload: object) {
 /** The path of a card_uri on this service (for app.inject). */
 export function pathOf(url: string): string {
   return new URL(url).pathname;
+}
+
+/** Waits until the card index holds everything mined so far on the main chain (mints answer once mined, not indexed). */
+export async function indexedToHead(services: Services): Promise<void> {
+  const head = await services.chains.get('main').client.getBlockNumber({ cacheTime: 0 });
+  await services.cardIndex.waitUntilIndexed('main', head);
 }

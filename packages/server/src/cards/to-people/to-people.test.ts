@@ -5,7 +5,7 @@ import type { Address } from 'viem';
 import { openTestApp, type TestApp } from '../../testing/test-services.ts';
 import { buildPhone, buildUser } from '../../testing/factories.ts';
 import { signedInPartner } from '../../partner-api/testing/partner-session.ts';
-import { buildMintPayload, partnerCall } from '../testing/card-factories.ts';
+import { buildMintPayload, indexedToHead, partnerCall } from '../testing/card-factories.ts';
 
 let t: TestApp;
 let strict: TestApp;
@@ -56,6 +56,7 @@ test('A8: a member gets the card at their wallet; a non-member at a reserved wal
 
   const signedUp = await buildUser(t.services, { name: newcomer.name, phone: newcomer.phone });
   assert.equal(signedUp.user.main_address, reserved.address.toLowerCase(), 'the wallet and its cards are theirs');
+  await indexedToHead(t.services);
   const page = await t.services.cardIndex.listByOwner({ chain: 'main', owner: signedUp.user.main_address, limit: 10 });
   assert.deepEqual(page.cards.map((card) => card.tokenId), [2, 3]);
   const key = await t.services.vault.unlock(signedUp.user.key_id, signedUp.pinHash);

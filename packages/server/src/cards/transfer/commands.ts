@@ -20,7 +20,7 @@ export interface SendCardInput {
  * A10/A11: sends one card the partner holds to `to`. Refusals before the PIN is tried: unknown
  * contract or card, or a burned one, 404; a card the partner does not hold (sent, in escrow) 4201;
  * a bad recipient 400. Then the PIN (4006, 403), then the transfer through the outbox; answers once
- * it is mined and indexed.
+ * it is mined.
  */
 export async function sendCard(services: Services, input: SendCardInput): Promise<{ hash: Hex }> {
   assertRecipient(input.partner, input.to);
@@ -43,7 +43,7 @@ export function assertRecipient(partner: Pick<PartnerRow, 'main_address'>, to: s
   if (address === partner.main_address.toLowerCase()) throw new AppError(400, { detail: 'the partner already holds the card' });
 }
 
-/** Sends a checked card with the unlocked partner key, through the outbox; resolves once mined and indexed. */
+/** Sends a checked card with the unlocked partner key, through the outbox; resolves once mined. */
 export async function transferCard(
   services: Services,
   input: { contract: PartnerCardContract; signer: TransactionSigner; to: Address; cardId: number },
@@ -90,7 +90,6 @@ async function submitCardTransaction(
   } catch (error) {
     throw transactionRefusalError(error);
   }
-  const final = await services.outbox.waitForFinal(transaction.id);
-  if (final.blockNumber !== null) await services.cardIndex.waitUntilIndexed(contract.chain, final.blockNumber);
+  await services.outbox.waitForFinal(transaction.id);
   return { hash: transaction.txHash };
 }

@@ -7,7 +7,7 @@ import { signedInPartner } from '../../partner-api/testing/partner-session.ts';
 import { BAPP, prepare, signedInMember, walletApp } from '../../a2a/test-support.ts';
 import { uploadBody } from '../../uploads/testing/multipart.ts';
 import { buildJpeg } from '../../uploads/testing/media.ts';
-import { buildAddresses, buildMintPayload, mintOk, partnerCall } from '../testing/card-factories.ts';
+import { buildAddresses, buildMintPayload, indexedToHead, mintOk, partnerCall } from '../testing/card-factories.ts';
 
 let t: TestApp;
 before(async () => {
@@ -84,6 +84,7 @@ test('A10 sends a held card; A14 burns one; cards not held, sent or unknown are 
   assert.equal(foreign.statusCode, 400);
   assert.equal(await ownerOf(contract, 3), own);
 
+  await indexedToHead(t.services);
   const list = await t.services.cardIndex.listByOwner({ chain: 'main', owner: own, contract, limit: 10 });
   assert.deepEqual(list.cards.map((card) => card.tokenId), [3], 'the lists follow: 1 sent, 2 burned');
 });
@@ -151,7 +152,6 @@ test('secure: never in card_uri; the holder reads it and its files through the w
   assert.equal((await walletApp(t.app, holder.token, 'GET', `/v2/wallet-app/cards/${nftId}/${cardId}`)).statusCode, 404, 'the old holder no longer reads it');
   const newView = await walletApp(t.app, stranger.token, 'GET', `/v2/wallet-app/cards/${nftId}/${cardId}`);
   assert.equal(newView.statusCode, 200);
-  await t.services.cardIndex.waitUntilIndexed('main', await chain().client.getBlockNumber({ cacheTime: 0 }));
   assert.equal((await walletApp(t.app, holder.token, 'GET', `/v2/wallet-app/files/secure/${filename}`)).statusCode, 404);
   assert.equal((await walletApp(t.app, stranger.token, 'GET', `/v2/wallet-app/files/secure/${filename}`)).statusCode, 200);
 });
@@ -160,6 +160,9 @@ test('a card sent by its holder straight on chain leaves the sender\'s view with
   const partner = await signedInPartner(t.app, t.services);
   const member = await signedInMember(t.app, t.services, { coins: '1' });
   const answer = await mintOk(t.app, partner.token, buildMintPayload(partner, { to_address: [member.address] }));
+  await indexedToHead(t.services);
+  const listed = await t.services.cardIndex.listByOwner({ chain: 'main', owner: member.address, limit: 10 });
+  assert.deepEqual(listed.cards.map((card) => card.tokenId), [answer.card_ids[0]]);
   const to = buildAddresses(1)[0]!;
   await transferOnChain(t.services, member.user.key_id, member.pinHash, partner.contractAddress, to, answer.card_ids[0]!);
   const deadline = Date.now() + 5_000;
