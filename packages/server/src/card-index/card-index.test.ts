@@ -369,7 +369,11 @@ describe('card index on a real node', () => {
     await services.outbox.verifyMined(services.chains.get(CHAIN));
     const remined = await services.outbox.waitForFinal(vanishing.outboxId);
     assert.equal(remined.receiptStatus, 'success');
-    await eventually('the index to equal the chain', 45_000, async () => ((await differenceFromChain(services, partner.contract)) ? undefined : true));
+    await eventually('the index to equal the chain', 45_000, async () => {
+      const difference = await differenceFromChain(services, partner.contract);
+      if (difference) throw new Error(difference);
+      return true;
+    });
     const replayed = await services.cardIndex.getCard(CHAIN, partner.contract, vanishing.firstTokenId + 11);
     assert.ok(replayed && !replayed.burned, 'the replayed mint is indexed again');
     assert.equal(replayed.mintTxHash, vanishing.txHash);
@@ -406,7 +410,11 @@ describe('card index on a real node', () => {
         .execute();
       return pending.length === 0 ? true : undefined;
     });
-    await eventually('the index to equal the chain', 45_000, async () => ((await differenceFromChain(services, partner.contract)) ? undefined : true));
+    await eventually('the index to equal the chain', 45_000, async () => {
+      const difference = await differenceFromChain(services, partner.contract);
+      if (difference) throw new Error(difference);
+      return true;
+    });
   });
 
   test('after a service restart the indexer goes on from its cursor, neither re-reading nor skipping', async () => {
