@@ -77,4 +77,15 @@ describe('sign-up claims the wallet reserved for its name and phone', () => {
     const members = await db().selectFrom('users').select('id').where('phone', '=', phone).execute();
     assert.deepEqual(members.map((member) => member.id), [user.id]);
   });
+
+  test('two sign-ups of the same person with no reserved wallet: one member, the other gets 412', async () => {
+    const phone = freshPhone();
+    const results = await Promise.allSettled([buildUser(services, { name: 'Min Seo', phone }), buildUser(services, { name: 'Min Seo', phone })]);
+    assert.equal(results.filter((result) => result.status === 'fulfilled').length, 1);
+    const lost = results.filter((result) => result.status === 'rejected');
+    assert.equal(lost.length, 1);
+    refusedWith(412)((lost[0] as PromiseRejectedResult).reason);
+    const members = await db().selectFrom('users').select('id').where('phone', '=', phone).execute();
+    assert.equal(members.length, 1);
+  });
 });

@@ -82,7 +82,8 @@ export async function createUser(services: Services, input: CreateUserInput, now
     try {
       await trx.insertInto('users').values(row).execute();
     } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError(413);
+      // The same person signed up at the same time in another process (users_person), else the e-mail.
+      if (isUniqueViolation(error)) throw new AppError(/users_person|users\.phone, users\.name/.test(String((error as Error).message)) ? 412 : 413);
       throw error;
     }
     return row;

@@ -5,6 +5,7 @@ import * as app2app from './003-app2app.ts';
 import * as cardIndex from './004-card-index.ts';
 import * as cards from './005-cards.ts';
 import * as people from './006-people.ts';
+import * as uniqueMember from './007-unique-member.ts';
 
 export type StoreDialect = 'sqlite' | 'postgres';
 export interface MigrationContext {
@@ -23,6 +24,7 @@ const migrations: Record<string, MigrationModule> = {
   '004-card-index': cardIndex,
   '005-cards': cards,
   '006-people': people,
+  '007-unique-member': uniqueMember,
 };
 
 export function migrationProvider(context: MigrationContext): MigrationProvider {
