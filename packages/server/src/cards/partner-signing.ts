@@ -59,3 +59,21 @@ export function transactionRefusalError(error: unknown): unknown {
     ? new AppError(4202, { cause: error })
     : new AppError(400, { detail: `the transaction would revert: ${error.message}`, cause: error });
 }
+
+/**
+ * Waits for a card transaction to be mined, at most `cards.confirmTimeoutMs`. When the chain is
+ * slower than that the call answers 503 instead of hanging: the transaction stays in the outbox,
+ * which keeps sending it, and A20 tells when it is mined (a mint is finished and counted by the
+ * recovery pass).
+ */
+export async function waitUntilMined<T>(services: Services, wait: (timeoutMs: number) => Promise<T>): Promise<T> {
+  const timeoutMs = services.config.cards.confirmTimeoutMs;
+  try {
+    return await wait(timeoutMs);
+  } catch (error) {
+    if (error instanceof Error && /not mined within/.test(error.message)) {
+      throw new AppError(503, { detail: `the transaction was sent but not mined within ${timeoutMs} ms; A20 tells when it is`, cause: error });
+    }
+    throw error;
+  }
+}

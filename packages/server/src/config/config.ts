@@ -111,6 +111,8 @@ export const ConfigSchema = Type.Object(
         maxRecipients: Type.Integer({ minimum: 1, maximum: 10_000 }),
         /** Most cards per mint transaction (fewer when the block gas limit needs it). */
         maxBatchSize: Type.Integer({ minimum: 1 }),
+        /** How long A7, A8, A10, A11 and A14 wait for their transactions to be mined before answering 503. */
+        confirmTimeoutMs: Type.Integer({ minimum: 100 }),
       },
       { additionalProperties: false },
     ),
@@ -264,7 +266,7 @@ export function defaultConfig(): Config {
     partners: { defaultMintLimit: 10_000 },
     outbox: { pollIntervalMs: 200, rebroadcastAfterMs: 5_000 },
     cardIndex: { pollIntervalMs: 500, blockRange: 1_000 },
-    cards: { maxRecipients: 1_000, maxBatchSize: 500 },
+    cards: { maxRecipients: 1_000, maxBatchSize: 500, confirmTimeoutMs: 120_000 },
     a2a: {
       requestLifetimeSeconds: 600,
       resultRetentionSeconds: 86_400,

@@ -7,7 +7,7 @@ import type { Services } from '../../services.ts';
 import { epochSeconds } from '../../store/database.ts';
 import type { CardMintBatchRow, PartnerRow } from '../../store/schema.ts';
 import { monthKey } from '../../time.ts';
-import { partnerCardContract, transactionRefusalError, unlockPartnerKey } from '../partner-signing.ts';
+import { partnerCardContract, transactionRefusalError, unlockPartnerKey, waitUntilMined } from '../partner-signing.ts';
 import { currentMintCount, releaseMintCount, reserveMintCount } from './mint-count.ts';
 import type { CardDesign } from './payload.ts';
 
@@ -150,7 +150,9 @@ export async function mintCards(services: Services, input: MintCardsInput): Prom
     }
   }
 
-  const finals = await Promise.all(settled.map((batch) => (batch.status === 'submitted' ? settleMintBatch(services, batch) : batch)));
+  const finals = await Promise.all(
+    settled.map((batch) => (batch.status === 'submitted' ? waitUntilMined(services, (timeoutMs) => settleMintBatch(services, batch, timeoutMs)) : batch)),
+  );
 
   const cardIdsByRecipient: Array<number | null> = [];
   for (const batch of finals) {

@@ -6,7 +6,7 @@ import type { TransactionSigner } from '../../outbox/outbox.ts';
 import type { Services } from '../../services.ts';
 import type { PartnerRow } from '../../store/schema.ts';
 import { chainHolderOf } from '../metadata/designs.ts';
-import { cardContractById, transactionRefusalError, unlockPartnerKey, type PartnerCardContract } from '../partner-signing.ts';
+import { cardContractById, transactionRefusalError, unlockPartnerKey, waitUntilMined, type PartnerCardContract } from '../partner-signing.ts';
 
 export interface SendCardInput {
   partner: PartnerRow;
@@ -90,6 +90,6 @@ async function submitCardTransaction(
   } catch (error) {
     throw transactionRefusalError(error);
   }
-  await services.outbox.waitForFinal(transaction.id);
+  await waitUntilMined(services, (timeoutMs) => services.outbox.waitForFinal(transaction.id, timeoutMs));
   return { hash: transaction.txHash };
 }
