@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { databaseUrlWithSchema } from '../testing/test-store.ts';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { parseEther, type Address } from 'viem';
@@ -23,7 +24,7 @@ describe('wallet-service a2a, fee-credential, service-key and blacklist commands
     process.env.LOG_LEVEL = 'error';
     if (services.store.dialect === 'postgres') {
       const schema = (await sql<{ schema: string }>`select current_schema() as schema`.execute(services.store.db)).rows[0]!.schema;
-      process.env.DATABASE_URL = `${services.config.databaseUrl}?options=-c%20search_path%3D${schema}`;
+      process.env.DATABASE_URL = databaseUrlWithSchema(services.config.databaseUrl!, schema);
     }
   });
   after(async () => {

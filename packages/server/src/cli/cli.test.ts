@@ -11,6 +11,7 @@ import { openSecret } from '../custody/envelope.ts';
 import { loadMasterKey } from '../custody/master-key.ts';
 import { createTestSchema } from '../testing/test-services.ts';
 import { startService, stopService } from '../testing/service-process.ts';
+import { databaseUrlWithSchema } from '../testing/test-store.ts';
 
 import { WALLET_SERVICE_BIN as BIN } from '../testing/service-process.ts';
 
@@ -37,7 +38,7 @@ describe('wallet-service serve and operator CLI (child processes)', () => {
     if (process.env.WALLET_TEST_STORE === 'postgres') {
       const schema = await createTestSchema();
       dropSchema = schema.drop;
-      env.DATABASE_URL = `${schema.databaseUrl}${schema.databaseUrl.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema.schema}`;
+      env.DATABASE_URL = databaseUrlWithSchema(schema.databaseUrl, schema.schema);
     }
     ({ service, baseUrl } = await startService(env));
   });

@@ -88,3 +88,8 @@ async function withClient<T>(connectionString: string, action: (client: pg.Clien
     await client.end();
   }
 }
+
+/** A PostgreSQL URL whose connections use `schema` (for a child service process of a test). */
+export function databaseUrlWithSchema(databaseUrl: string, schema: string): string {
+  return `${databaseUrl}${databaseUrl.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}`;
+}

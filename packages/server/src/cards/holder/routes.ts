@@ -49,8 +49,15 @@ export const cardHolderRoutes: FastifyPluginAsync = async (parent) => {
     const file = STORED_NAME.test(name) ? await findUploadedFile(services, name) : undefined;
     const holders = {
       holdsCardNaming: async (address: string, fileName: string) => {
-        // The index finds the candidate cards: let it reach the chain's head first.
-        await Promise.all(services.chains.all().map((chain) => catchUpWithChain(services, chain.name)));
+        // The index finds the candidate cards: let it reach the head of the chains that hold them first.
+        const chains = await services.store.db
+          .selectFrom('card_secure_files as f')
+          .innerJoin('card_designs as d', 'd.id', 'f.design_id')
+          .select('d.chain')
+          .distinct()
+          .where('f.file_name', '=', fileName)
+          .execute();
+        await Promise.all(chains.map((row) => catchUpWithChain(services, row.chain)));
         return holdsCardNaming(services, address, fileName);
       },
     };

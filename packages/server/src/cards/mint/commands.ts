@@ -7,7 +7,7 @@ import type { Services } from '../../services.ts';
 import { epochSeconds } from '../../store/database.ts';
 import type { CardMintBatchRow, PartnerRow } from '../../store/schema.ts';
 import { monthKey } from '../../time.ts';
-import { partnerCardContract, transactionRefusalError, unlockPartnerKey, waitUntilMined } from '../partner-signing.ts';
+import { partnerCardContract, transactionRefusalError, unlockPartnerKey, waitUntilMined, type PartnerCardContract } from '../partner-signing.ts';
 import { currentMintCount, releaseMintCount, reserveMintCount } from './mint-count.ts';
 import type { CardDesign } from './payload.ts';
 
@@ -24,8 +24,11 @@ const BLOCK_SHARE_PERCENT = 80n;
 
 export interface MintCardsInput {
   partner: PartnerRow;
-  /** SHA-256 hex of the PIN, which unlocks the partner's key; or the key already unlocked (checkMint first). */
-  authorization: { pin: string } | { signer: TransactionSigner };
+  /**
+   * SHA-256 hex of the PIN, which unlocks the partner's key; or the key a caller unlocked itself,
+   * with the contract its checkMint returned (the checks are not run twice).
+   */
+  authorization: { pin: string } | { signer: TransactionSigner; contract: PartnerCardContract };
   design: CardDesign;
   /** One card per entry, in this order (lower-case or checksummed addresses). */
   recipients: readonly Address[];
@@ -60,10 +63,11 @@ export interface MintOutcome {
 export async function mintCards(services: Services, input: MintCardsInput): Promise<MintOutcome> {
   const { partner, design } = input;
   const recipients = input.recipients.map((address) => address.toLowerCase() as Address);
-  const contract = await checkMint(services, partner, design, recipients.length);
+  const checked = 'signer' in input.authorization ? input.authorization : undefined;
+  const contract = checked?.contract ?? (await checkMint(services, partner, design, recipients.length));
   const now = new Date();
   const period = monthKey(now, services.config.timeZone);
-  const signer = 'signer' in input.authorization ? input.authorization.signer : await unlockPartnerKey(services, partner, input.authorization.pin);
+  const signer = checked?.signer ?? (await unlockPartnerKey(services, partner, (input.authorization as { pin: string }).pin));
 
   const chain = services.chains.get(contract.chain);
   const batchSize = await mintBatchSize(services, contract.chain);
@@ -173,7 +177,7 @@ export async function mintCards(services: Services, input: MintCardsInput): Prom
  * files (400). A caller that unlocks the key itself (A8) runs them first, so a refused mint
  * costs no PIN attempt and leaves nothing behind.
  */
-export async function checkMint(services: Services, partner: PartnerRow, design: CardDesign, cards: number) {
+export async function checkMint(services: Services, partner: PartnerRow, design: CardDesign, cards: number): Promise<PartnerCardContract> {
   if (cards === 0) throw new AppError(400, { detail: 'no recipients' });
   const contract = await partnerCardContract(services, partner);
   if (currentMintCount(partner, services.config.timeZone) + cards > partner.mint_limit) throw new AppError(4080);

@@ -9,6 +9,7 @@ import { openServices, type Services } from '../../services.ts';
 import { buildApprovedPartner } from '../../testing/factories.ts';
 import { createTestInstallation, type TestInstallation } from '../../testing/test-services.ts';
 import { startService, stopService } from '../../testing/service-process.ts';
+import { databaseUrlWithSchema } from '../../testing/test-store.ts';
 import { buildAddresses, buildMintPayload } from '../testing/card-factories.ts';
 import { ABANDONED_BATCH_SECONDS, recoverMintBatches } from './recovery.ts';
 
@@ -31,8 +32,7 @@ before(async () => {
     LOG_LEVEL: 'warn',
   };
   if (installation.postgresSchema) {
-    const url = installation.config.databaseUrl!;
-    env.DATABASE_URL = `${url}${url.includes('?') ? '&' : '?'}options=-c%20search_path%3D${installation.postgresSchema}`;
+    env.DATABASE_URL = databaseUrlWithSchema(installation.config.databaseUrl!, installation.postgresSchema);
   }
 });
 after(async () => {

@@ -32,13 +32,13 @@ export const cardsToPeopleRoutes: FastifyPluginAsync = async (parent) => {
       const partner = requestPartner(request);
       const design = await checkedDesign(request.body, partner, services);
       const people = request.body.to_person.map((pair, index) => parsePersonPair(pair, index, country));
-      await checkMint(services, partner, design, people.length);
+      const contract = await checkMint(services, partner, design, people.length);
       const signer = await unlockPartnerKey(services, partner, request.body.pin);
       const resolution = await resolvePeople(services, { partnerId: partner.id, people });
       const outcome = await settleInvites(resolution, design.metadata.name, partner.service_name, () =>
         mintCards(services, {
           partner,
-          authorization: { signer },
+          authorization: { signer, contract },
           design,
           recipients: resolution.recipients.map((recipient) => recipient.address),
         }).then((result) => ({ result, done: result.cardIdsByRecipient.map((id) => id !== null) })),
@@ -85,7 +85,11 @@ async function settleInvites<T>(
     throw error;
   }
   const arrived = all.filter((index) => outcome.done[index]);
-  await resolution.sendInvites(arrived, { cardName, partnerServiceName });
-  await resolution.releaseInvites(all.filter((index) => !outcome.done[index]));
+  try {
+    await resolution.sendInvites(arrived, { cardName, partnerServiceName });
+  } finally {
+    // Even when the messenger refuses (501), the quota of those whose card did not arrive goes back.
+    await resolution.releaseInvites(all.filter((index) => !outcome.done[index]));
+  }
   return outcome.result;
 }
