@@ -4,6 +4,7 @@ import { ChainRegistry } from './chain/chains.ts';
 import type { Config } from './config/config.ts';
 import { KeyVault } from './custody/key-vault.ts';
 import { loadMasterKey } from './custody/master-key.ts';
+import { SigningPool } from './custody/signing-pool.ts';
 import { ensureOperator, fundOperatorOnManagedChains, type Operator } from './operator/operator.ts';
 import { TransactionOutbox } from './outbox/outbox.ts';
 import { CardIndex } from './card-index/index.ts';
@@ -57,7 +58,9 @@ export async function openServices(config: Readonly<Config>, options: OpenServic
       postgresSchema: options.postgresSchema,
     });
     closers.push(() => store.close());
-    const vault = new KeyVault(store.db, masterKey);
+    const signing = new SigningPool({ onWorkerProblem: (message) => log.warn(message) });
+    closers.push(() => signing.close());
+    const vault = new KeyVault(store.db, masterKey, signing);
     const messenger = openMessenger(config.messenger, { db: store.db, log: { info: (message) => log.info(message) } });
     const tokenKey = deriveTokenKey(masterKey);
     const files = await openFileStorage(config);

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { createPublicClient, defineChain, http, type Chain as ViemChain, type PublicClient } from 'viem';
+import { createPublicClient, defineChain, http, type Chain as ViemChain, type Hex, type PublicClient } from 'viem';
 import { CHAIN_NAMES, type ChainName, type Config } from '../config/config.ts';
 import { AppError } from '../errors/app-error.ts';
 import { findRunningNode, ManagedNode, waitForRpc } from './managed-node.ts';
@@ -16,6 +16,8 @@ export interface ChainContext {
   node: ManagedNode | undefined;
   /** An embedded node: the operator may mint coins on it with anvil_setBalance. */
   managed: boolean;
+  /** An embedded node that mines each transaction as it arrives (no block time configured). */
+  automine: boolean;
 }
 
 export interface ConnectChainsOptions {
@@ -56,7 +58,10 @@ export class ChainRegistry {
           }
           chains.set(
             name,
-            createChainContext(name, settings.chainId, settings.messagePrefix, rpcUrl, node, settings.mode === 'managed'),
+            createChainContext(name, settings.chainId, settings.messagePrefix, rpcUrl, node, {
+              managed: settings.mode === 'managed',
+              automine: settings.mode === 'managed' && settings.blockTimeSeconds === 0,
+            }),
           );
         }),
       );
@@ -94,7 +99,7 @@ export function createChainContext(
   messagePrefix: string,
   rpcUrl: string,
   node: ManagedNode | undefined,
-  managed: boolean,
+  mining: { managed: boolean; automine: boolean },
 ): ChainContext {
   const viemChain = defineChain({
     id: chainId,
@@ -106,5 +111,17 @@ export function createChainContext(
     chain: viemChain,
     transport: http(rpcUrl, { batch: { wait: 0 }, retryCount: 1, timeout: 15_000 }),
   }) as PublicClient;
-  return { name, chainId, messagePrefix, rpcUrl, viemChain, client, node, managed };
+  return { name, chainId, messagePrefix, rpcUrl, viemChain, client, node, ...mining };
+}
+
+/**
+ * anvil's automine can leave ready transactions in its pool unmined when one account's
+ * transactions arrive out of nonce order (foundry-rs/foundry#10122); more sends do not clear them,
+ * one `evm_mine` does. Mines a block when the pool holds ready transactions; true when it did.
+ */
+export async function mineStalledPool(chain: ChainContext): Promise<boolean> {
+  const status = (await chain.client.request({ method: 'txpool_status' as never })) as { pending: Hex };
+  if (BigInt(status.pending) === 0n) return false;
+  await chain.client.request({ method: 'evm_mine' as never });
+  return true;
 }

@@ -18,3 +18,4 @@ export {
   type CreateKeyInput,
   type UnlockedKey,
 } from './key-vault.ts';
+export { SigningPool } from './signing-pool.ts';

@@ -7,6 +7,7 @@ import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { AppError } from '../errors/app-error.ts';
 import { epochSeconds, type Db, type DbTransaction } from '../store/database.ts';
 import type { KeyOwnerType, KeyProtection, KeySecretKind, SigningKeyRow } from '../store/schema.ts';
+import type { SigningPool } from './signing-pool.ts';
 import { openSecret, rewrapDataKey, sealSecret, wrapServerDataKeyWithPin, WrongKeyError, type SealedSecret } from './envelope.ts';
 
 /** Wrong PINs in a row after which a key is locked until the operator resets it. */
@@ -82,14 +83,17 @@ const SEALED_COLUMNS = [
 export class KeyVault {
   readonly #db: Db;
   readonly #masterKey: Uint8Array;
+  readonly #signing: SigningPool | undefined;
 
   /** Helper shared with code that derives addresses from mnemonics. */
   static readonly deriveEvmPrivateKey = deriveEvmPrivateKey;
 
-  constructor(db: Db, masterKey: Uint8Array) {
+  /** With a signing pool, unlocked keys sign transactions on its worker thread. */
+  constructor(db: Db, masterKey: Uint8Array, signing?: SigningPool) {
     if (masterKey.length !== 32) throw new Error('the master key must be 32 bytes');
     this.#db = db;
     this.#masterKey = masterKey;
+    this.#signing = signing;
   }
 
   /**
@@ -148,7 +152,7 @@ export class KeyVault {
     if (row.protection === 'server') {
       if (pin !== undefined) throw new Error(`signing key ${keyId} is server-protected and takes no PIN`);
       const secret = await openSecret({ masterKey: this.#masterKey, sealed: sealedOf(row), ownerId: row.owner_id, address: row.address });
-      return toUnlockedKey(keyId, row, secret);
+      return toUnlockedKey(keyId, row, secret, this.#signing);
     }
 
     requirePin(pin, row.pin_failures);
@@ -167,7 +171,7 @@ export class KeyVault {
     }
     try {
       await this.#db.updateTable('signing_keys').set({ pin_failures: 0 }).where('id', '=', keyId).execute();
-      return toUnlockedKey(keyId, attempt, secret);
+      return toUnlockedKey(keyId, attempt, secret, this.#signing);
     } finally {
       secret.fill(0);
     }
@@ -320,13 +324,29 @@ function addressOf(kind: KeySecretKind, secret: Uint8Array): `0x${string}` {
 }
 
 /** Builds the signing account; checks it matches the stored address, so a mixed-up row cannot sign. */
-function toUnlockedKey(keyId: string, row: Pick<SealedRow, 'address' | 'secret_kind'>, secret: Uint8Array): UnlockedKey {
+function toUnlockedKey(
+  keyId: string,
+  row: Pick<SealedRow, 'address' | 'secret_kind'>,
+  secret: Uint8Array,
+  signing: SigningPool | undefined,
+): UnlockedKey {
   const mnemonic = row.secret_kind === 'mnemonic_entropy' ? entropyToMnemonic(secret, wordlist) : undefined;
   const privateKey = mnemonic === undefined ? Uint8Array.from(secret) : deriveEvmPrivateKey(mnemonic);
   try {
-    const account = privateKeyToAccount(toHex(privateKey));
-    const address = account.address.toLowerCase() as `0x${string}`;
+    const hexKey = toHex(privateKey);
+    const local = privateKeyToAccount(hexKey);
+    const address = local.address.toLowerCase() as `0x${string}`;
     if (address !== row.address) throw new Error(`signing key ${keyId} does not match its stored address`);
+    // A caller that passes a serializer signs in this thread, as viem would: chains with their own
+    // serializer (none configured today), and code that must not wait for the worker (the outbox
+    // signing inside a DB transaction passes viem's default one).
+    const account: PrivateKeyAccount = signing
+      ? {
+          ...local,
+          signTransaction: (transaction, options) =>
+            options?.serializer ? local.signTransaction(transaction, options) : signing.signTransaction(hexKey, transaction),
+        }
+      : local;
     return mnemonic === undefined ? { keyId, address, account } : { keyId, address, account, mnemonic };
   } finally {
     privateKey.fill(0);

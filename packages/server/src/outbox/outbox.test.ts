@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { parseEther, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
+import { mineStalledPool } from '../chain/chains.ts';
 import { openTestServices, type TestServices } from '../testing/test-services.ts';
-import { OutboxRefusal, type TransactionSigner } from './outbox.ts';
+import { OutboxRefusal, TransactionOutbox, type TransactionSigner } from './outbox.ts';
 
 const freshAddress = (): Address => privateKeyToAddress(generatePrivateKey());
 
@@ -68,6 +69,39 @@ describe('transaction outbox (real node, real store)', () => {
     for (const [index, to] of recipients.entries()) assert.equal(await client.getBalance({ address: to }), BigInt(index + 1));
   });
 
+  test('a nonce guessed ahead and taken by another sender, or by a repeated key, is signed again with the stored one', async () => {
+    const signer = await fundedSigner();
+    // A second outbox on the same store is a second process: each takes nonces the other expected.
+    const other = new TransactionOutbox({ db: services.store.db, chains: services.chains, pollIntervalMs: 50, rebroadcastAfterMs: 1_000 });
+    const submitted: Array<{ id: string; txHash: Hex; nonce: number }> = [];
+    const keys: string[] = [];
+    for (let round = 0; round < 4; round++) {
+      const burst = Array.from({ length: 6 }, (_, index) => {
+        const to = freshAddress();
+        const key = `guess:${round}:${index}`;
+        keys.push(key);
+        const outbox = index % 2 === 0 ? services.outbox : other;
+        return outbox.submit({ idempotencyKey: key, chain: 'main', signer, to, value: 1n, gas: 21_000n });
+      });
+      // Repeats of stored keys, with the gas given, reach the group commit and take no nonce.
+      if (round > 0) burst.push(services.outbox.submit({ idempotencyKey: keys[0]!, chain: 'main', signer, to: freshAddress(), value: 1n, gas: 21_000n }));
+      submitted.push(...(await Promise.all(burst)));
+    }
+    const unique = [...new Map(submitted.map((transaction) => [transaction.id, transaction])).values()];
+    assert.equal(unique.length, 24);
+    const mined = await Promise.all(unique.map((transaction) => services.outbox.waitForFinal(transaction.id)));
+    assert.ok(mined.every((transaction) => transaction.status === 'mined' && transaction.receiptStatus === 'success'));
+    assert.deepEqual(
+      mined.map((transaction) => transaction.nonce).sort((a, b) => a - b),
+      Array.from({ length: 24 }, (_, index) => index),
+    );
+    const client = services.chains.get('main').client;
+    assert.equal(await client.getTransactionCount({ address: signer.address }), 24);
+    // What went on chain at each nonce is the stored transaction with that nonce.
+    for (const transaction of mined) assert.equal((await client.getTransaction({ hash: transaction.txHash })).nonce, transaction.nonce);
+    await other.stop();
+  });
+
   test('the same key submitted concurrently is stored and sent once', async () => {
     const signer = await fundedSigner();
     const to = freshAddress();
@@ -103,6 +137,32 @@ describe('transaction outbox (real node, real store)', () => {
       assert.equal(mined.txHash, submitted.txHash);
       assert.equal(mined.receiptStatus, 'success');
       assert.equal(await client.getBalance({ address: to }), 7n);
+    } finally {
+      await rpc('evm_setAutomine', [true]);
+    }
+  });
+
+  test('transactions an automining embedded node holds back in its pool get a block mined for them', async () => {
+    const signer = await fundedSigner();
+    const chain = services.chains.get('main');
+    assert.equal(chain.automine, true);
+    const rpc = (method: string, params: unknown[] = []) => chain.client.request({ method: method as never, params: params as never });
+    assert.equal(await mineStalledPool(chain), false, 'nothing to mine in an empty pool');
+    // With automine switched off the node holds ready transactions back, as anvil's automine does
+    // when one account's transactions arrive out of nonce order.
+    await rpc('evm_setAutomine', [false]);
+    try {
+      const recipients = Array.from({ length: 3 }, freshAddress);
+      const submitted = await Promise.all(
+        recipients.map((to, index) => services.outbox.submit({ idempotencyKey: `held:${to}`, chain: 'main', signer, to, value: BigInt(index + 1), gas: 21_000n })),
+      );
+      const mined = await Promise.all(submitted.map((transaction) => services.outbox.waitForFinal(transaction.id, 15_000)));
+      assert.deepEqual(
+        mined.map((transaction) => transaction.receiptStatus),
+        ['success', 'success', 'success'],
+      );
+      for (const [index, to] of recipients.entries()) assert.equal(await chain.client.getBalance({ address: to }), BigInt(index + 1));
+      assert.deepEqual(await rpc('txpool_status'), { pending: '0x0', queued: '0x0' });
     } finally {
       await rpc('evm_setAutomine', [true]);
     }

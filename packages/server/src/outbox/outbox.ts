@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
-import { BaseError, ContractFunctionRevertedError, ExecutionRevertedError, keccak256, type Address, type Hex, type LocalAccount } from 'viem';
-import type { ChainContext, ChainRegistry } from '../chain/chains.ts';
+import { BaseError, ContractFunctionRevertedError, ExecutionRevertedError, keccak256, serializeTransaction, type Address, type Hex, type LocalAccount } from 'viem';
+import { mineStalledPool, type ChainContext, type ChainRegistry } from '../chain/chains.ts';
 import type { Db, DbTransaction } from '../store/database.ts';
 import type { OutboxRow } from '../store/schema.ts';
 import { PollingLoop } from '../polling-loop.ts';
@@ -44,6 +44,8 @@ const MAX_COMMIT_GROUP = 100;
 const BALANCE_CACHE_MS = 1_000;
 /** How long a nonce conflict must last before the transaction is failed (see reconcileNonceTooLow). */
 const NONCE_CONFLICT_CONFIRM_MS = 2_000;
+/** How long a sent transaction may sit unmined on an automining embedded node before a block is mined by hand. */
+const STALLED_MS = 300;
 /** Rows per multi-row insert (kept under SQLite's bound-parameter limit). */
 const INSERT_BATCH = 25;
 
@@ -65,11 +67,21 @@ export class TransactionOutbox {
   /** When this process last sent each unmined transaction. */
   private readonly broadcastAt = new Map<string, number>();
   private readonly commitQueue: QueuedSubmission[] = [];
+  /** First broadcasts under way (submit does not wait for them). */
+  private readonly broadcasting = new Set<Promise<void>>();
   /** Per chain:account, the pending balance last read less what was submitted since. */
   private readonly spendable = new Map<string, { balance: bigint; at: number }>();
   /** chain:account pairs whose nonce row exists (rows are never deleted). */
   private readonly knownNonceRows = new Set<string>();
-  private commitScheduled = false;
+  private groupScheduled = false;
+  /** A group is signing ahead (only one at a time, so groups stay large while the store is busy). */
+  private groupSigning = false;
+  /** Resolves when the group being stored, if any, is done. */
+  private storing: Promise<void> = Promise.resolve();
+  /** Groups formed and not yet stored, oldest first. */
+  private readonly formedGroups: FormedGroup[] = [];
+  /** Per chain:account, the nonce this process expects its next stored transaction to get (a guess, checked when storing). */
+  private readonly expectedNonces = new Map<string, number>();
 
   constructor(options: OutboxOptions) {
     this.db = options.db;
@@ -95,21 +107,25 @@ export class TransactionOutbox {
 
   async stop(): Promise<void> {
     await this.loop.stop();
+    await Promise.all(this.broadcasting);
   }
 
   /**
-   * Persists and broadcasts one transaction. Resolves once it is stored and a broadcast was tried;
-   * the receipt comes later (`waitForFinal`). Gas estimation errors (reverts) are thrown before
-   * anything is stored.
+   * Persists and broadcasts one transaction. Resolves once it is stored: from then on it is the
+   * outbox's to deliver, so the first broadcast goes on without holding the caller (the next group
+   * is signed and stored meanwhile); the receipt comes later (`waitForFinal`). Gas estimation
+   * errors (reverts) and a balance that cannot pay are thrown before anything is stored.
    */
   async submit(submission: OutboxSubmission): Promise<OutboxTransaction> {
     const chain = this.chains.get(submission.chain);
     const from = submission.signer.address.toLowerCase() as Address;
     const value = submission.value ?? 0n;
     const data = submission.data ?? '0x';
-    // The key lookup runs beside the node calls; a known key wins over whatever they answered.
+    // An estimate runs the call on the node, and a repeated operation may revert now that it has
+    // run: look the key up first. With the gas given, the group commit finds a known key anyway.
+    // The lookup runs beside the node calls; a known key wins over whatever they answered.
     const [existing, priced] = await Promise.all([
-      this.findByIdempotencyKey(submission.idempotencyKey),
+      submission.gas === undefined ? this.findByIdempotencyKey(submission.idempotencyKey) : undefined,
       Promise.all([submission.gas ?? this.estimateGas(chain, from, submission.to, data, value), this.fees(chain)]).then(
         (result) => ({ ok: true as const, result }),
         (error: unknown) => ({ ok: false as const, error }),
@@ -118,16 +134,30 @@ export class TransactionOutbox {
     if (existing) return existing;
     if (!priced.ok) throw priced.error;
     const [gas, fees] = priced.result;
-    // A transaction that can never pay would hold back every later nonce of the account: refuse it now.
-    await this.reserveFunds(chain, from, value + gas * fees.maxFeePerGas);
-    const chainNonce = this.knownNonceRows.has(`${chain.name}:${from}`) ? 0 : await this.startingNonce(chain, from);
+    // A transaction that can never pay would hold back every later nonce of the account: refuse it
+    // now, unless it is a repeat of one already stored.
+    try {
+      await this.reserveFunds(chain, from, value + gas * fees.maxFeePerGas);
+    } catch (error) {
+      const stored = await this.findByIdempotencyKey(submission.idempotencyKey);
+      if (stored) return stored;
+      throw error;
+    }
+    const chainNonce = this.knownNonceRows.has(accountKey({ chain, from })) ? 0 : await this.startingNonce(chain, from);
 
     const prepared: PreparedSubmission = { submission, chain, from, value, data, gas, fees, chainNonce };
     const stored = await this.commitInGroup(prepared);
     if (stored.duplicate) return toTransaction(stored.row);
     const row = stored.row;
-    await this.broadcast(row);
+    this.broadcastInBackground(row);
     return toTransaction(row);
+  }
+
+  private broadcastInBackground(row: OutboxRow): void {
+    const sending = this.broadcast(row)
+      .catch((error: Error) => this.options.log?.warn(`outbox: broadcast of ${row.tx_hash}: ${error.message}`))
+      .finally(() => this.broadcasting.delete(sending));
+    this.broadcasting.add(sending);
   }
 
   /** The nonce an account's first stored transaction gets: the node's pending count, unless a row exists. */
@@ -139,7 +169,7 @@ export class TransactionOutbox {
       .where('address', '=', from)
       .executeTakeFirst();
     if (known) {
-      this.knownNonceRows.add(`${chain.name}:${from}`);
+      this.knownNonceRows.add(accountKey({ chain, from }));
       return 0;
     }
     return chain.client.getTransactionCount({ address: from, blockTag: 'pending' });
@@ -153,29 +183,85 @@ export class TransactionOutbox {
   private commitInGroup(prepared: PreparedSubmission): Promise<StoredSubmission> {
     return new Promise((resolve, reject) => {
       this.commitQueue.push({ prepared, resolve, reject });
-      if (!this.commitScheduled) {
-        this.commitScheduled = true;
-        setImmediate(() => void this.flushCommitQueue());
-      }
+      this.scheduleGroup();
     });
   }
 
-  private async flushCommitQueue(): Promise<void> {
-    const group = this.commitQueue.splice(0, MAX_COMMIT_GROUP);
+  private scheduleGroup(): void {
+    if (this.groupScheduled || this.groupSigning || this.commitQueue.length === 0) return;
+    this.groupScheduled = true;
+    setImmediate(() => void this.runGroup());
+  }
+
+  /**
+   * A group goes through two stages: signing ahead, then storing. One group may sign while the one
+   * before it is stored, so the store is never idle waiting for signatures, and signatures never
+   * hold the store's write lock.
+   */
+  private async runGroup(): Promise<void> {
+    this.groupScheduled = false;
+    if (this.groupSigning || this.commitQueue.length === 0) return;
+    this.groupSigning = true;
+    const group = this.formGroup(this.commitQueue.splice(0, MAX_COMMIT_GROUP));
+    const previous = this.storing;
+    let stored!: () => void;
+    this.storing = new Promise((resolve) => (stored = resolve));
     try {
-      if (group.length > 0) await this.commitGroup(group);
+      await Promise.all([previous, ...group.signedAhead.values()]);
     } finally {
-      if (this.commitQueue.length > 0) setImmediate(() => void this.flushCommitQueue());
-      else this.commitScheduled = false;
+      this.groupSigning = false;
+      this.scheduleGroup();
+    }
+    try {
+      await this.commitGroup(group.items, group.signedAhead);
+    } finally {
+      this.formedGroups.splice(this.formedGroups.indexOf(group), 1);
+      stored();
     }
   }
 
-  private async commitGroup(group: QueuedSubmission[]): Promise<void> {
+  /**
+   * Signs the group's transactions ahead with the nonces this process expects them to get. The
+   * store hands out the nonces; a signature whose nonce turns out different (another process took
+   * some, or a key was a repeat) is made again there. A guess can cost time, never correctness.
+   */
+  private formGroup(items: QueuedSubmission[]): FormedGroup {
+    const group: FormedGroup = { items, counts: new Map(), signedAhead: new Map() };
+    const keys = new Set<string>();
+    const now = Date.now();
+    for (const { prepared } of items) {
+      if (keys.has(prepared.submission.idempotencyKey)) continue;
+      keys.add(prepared.submission.idempotencyKey);
+      const account = accountKey(prepared);
+      group.counts.set(account, (group.counts.get(account) ?? 0) + 1);
+      const expected = this.expectedNonces.get(account);
+      if (expected === undefined) continue;
+      this.expectedNonces.set(account, expected + 1);
+      group.signedAhead.set(prepared, signedRow(prepared, expected, now).catch(() => undefined));
+    }
+    this.formedGroups.push(group);
+    return group;
+  }
+
+  /** After a store: the next nonce of each account is its allocated end plus what groups formed since will take. */
+  private expectNoncesAfter(allocatedEnds: Map<string, number>, group: QueuedSubmission[]): void {
+    const position = this.formedGroups.findIndex((formed) => formed.items === group);
+    const later = position < 0 ? [] : this.formedGroups.slice(position + 1);
+    for (const [account, end] of allocatedEnds) {
+      this.expectedNonces.set(account, later.reduce((next, formed) => next + (formed.counts.get(account) ?? 0), end));
+    }
+  }
+
+  private async commitGroup(group: QueuedSubmission[], signedAhead: Map<PreparedSubmission, Promise<OutboxRow | undefined>>): Promise<void> {
     try {
-      const results = await this.db.transaction().execute((trx) => this.storeGroup(trx, group.map((item) => item.prepared)));
-      for (const item of group) this.knownNonceRows.add(`${item.prepared.chain.name}:${item.prepared.from}`);
+      const { results, allocatedEnds } = await this.db
+        .transaction()
+        .execute((trx) => this.storeGroup(trx, group.map((item) => item.prepared), signedAhead));
+      this.expectNoncesAfter(allocatedEnds, group);
+      for (const item of group) this.knownNonceRows.add(accountKey(item.prepared));
       group.forEach((item, index) => item.resolve(results[index]!));
     } catch (error) {
+      for (const item of group) this.expectedNonces.delete(accountKey(item.prepared));
       if (group.length === 1) {
         const only = group[0]!;
         // Another process stored the same key between our check and our insert.
@@ -190,7 +276,7 @@ export class TransactionOutbox {
         return;
       }
       // Something in the group failed: store each on its own so only that one fails.
-      for (const item of group) await this.commitGroup([item]);
+      for (const item of group) await this.commitGroup([item], new Map());
     }
   }
 
@@ -200,10 +286,14 @@ export class TransactionOutbox {
    * one order for every process so two groups never deadlock), keys are checked in one query,
    * each account's nonces are allocated in one update, and the rows go in with one insert.
    */
-  private async storeGroup(trx: DbTransaction, group: PreparedSubmission[]): Promise<StoredSubmission[]> {
+  private async storeGroup(
+    trx: DbTransaction,
+    group: PreparedSubmission[],
+    signedAhead: Map<PreparedSubmission, Promise<OutboxRow | undefined>>,
+  ): Promise<{ results: StoredSubmission[]; allocatedEnds: Map<string, number> }> {
     const accounts = new Map<string, { chain: ChainContext; from: Address; chainNonce: number; count: number; next: number }>();
     for (const prepared of group) {
-      const key = `${prepared.chain.name}:${prepared.from}`;
+      const key = accountKey(prepared);
       const account = accounts.get(key) ?? { chain: prepared.chain, from: prepared.from, chainNonce: 0, count: 0, next: 0 };
       account.chainNonce = Math.max(account.chainNonce, prepared.chainNonce);
       accounts.set(key, account);
@@ -221,12 +311,16 @@ export class TransactionOutbox {
     const rowsByKey = new Map(before.map((row) => [row.idempotency_key, row]));
     // The first submission of each new key is stored; any other answers that row as a duplicate.
     const fresh = new Set<PreparedSubmission>();
+    const freshKeys = new Set<string>();
     for (const prepared of group) {
       const key = prepared.submission.idempotencyKey;
-      if (rowsByKey.has(key) || [...fresh].some((other) => other.submission.idempotencyKey === key)) continue;
+      if (rowsByKey.has(key) || freshKeys.has(key)) continue;
       fresh.add(prepared);
-      accounts.get(`${prepared.chain.name}:${prepared.from}`)!.count += 1;
+      freshKeys.add(key);
+      accounts.get(accountKey(prepared))!.count += 1;
     }
+    const allocatedEnds = new Map<string, number>();
+    // In the same order as the locks above: two groups never wait on each other's rows.
     for (const account of ordered) {
       if (account.count === 0) continue;
       const allocated = await trx
@@ -237,19 +331,27 @@ export class TransactionOutbox {
         .returning('next_nonce')
         .executeTakeFirstOrThrow();
       account.next = allocated.next_nonce - account.count;
+      allocatedEnds.set(accountKey(account), allocated.next_nonce);
     }
     const now = Date.now();
-    const created: OutboxRow[] = [];
-    for (const prepared of fresh) {
-      const account = accounts.get(`${prepared.chain.name}:${prepared.from}`)!;
-      const row = await signedRow(prepared, account.next++, now);
-      created.push(row);
-      rowsByKey.set(row.idempotency_key, row);
-    }
+    // A signature made ahead is used only when its nonce is the one allocated here.
+    const created = await Promise.all(
+      [...fresh].map(async (prepared) => {
+        const nonce = accounts.get(accountKey(prepared))!.next++;
+        const ahead = await signedAhead.get(prepared);
+        // Signed again inside the transaction in this thread, so the store's lock is not held across
+        // a wait for the signing worker (on SQLite a second connection of this process would stall).
+        return ahead?.nonce === nonce ? ahead : signedRow(prepared, nonce, now, { inThisThread: true });
+      }),
+    );
+    for (const row of created) rowsByKey.set(row.idempotency_key, row);
     for (let start = 0; start < created.length; start += INSERT_BATCH) {
       await trx.insertInto('outbox_transactions').values(created.slice(start, start + INSERT_BATCH)).execute();
     }
-    return group.map((prepared) => ({ row: rowsByKey.get(prepared.submission.idempotencyKey)!, duplicate: !fresh.has(prepared) }));
+    return {
+      results: group.map((prepared) => ({ row: rowsByKey.get(prepared.submission.idempotencyKey)!, duplicate: !fresh.has(prepared) })),
+      allocatedEnds,
+    };
   }
 
   async findByIdempotencyKey(key: string): Promise<OutboxTransaction | undefined> {
@@ -275,20 +377,28 @@ export class TransactionOutbox {
   async waitForFinal(id: string, timeoutMs = 60_000): Promise<OutboxTransaction> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const transaction = await this.findById(id);
-      if (!transaction) throw new Error(`outbox: no transaction ${id}`);
-      if (transaction.status === 'mined' || transaction.status === 'failed') return transaction;
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`outbox: transaction ${transaction.txHash} not mined within ${timeoutMs} ms`);
-      this.kick();
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, Math.min(left, this.options.pollIntervalMs * 2));
-        function done() {
-          clearTimeout(timer);
-          resolve();
-        }
-        this.settled.once(id, done);
-      });
+      // Listen before reading, so a settlement between the read and the wait is not missed.
+      let settle: (transaction: OutboxTransaction | undefined) => void = () => {};
+      const settled = new Promise<OutboxTransaction | undefined>((resolve) => (settle = resolve));
+      this.settled.once(id, settle);
+      try {
+        const transaction = await this.findById(id);
+        if (!transaction) throw new Error(`outbox: no transaction ${id}`);
+        if (isFinal(transaction)) return transaction;
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error(`outbox: transaction ${transaction.txHash} not mined within ${timeoutMs} ms`);
+        this.kick();
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const final = await Promise.race([
+          settled,
+          new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.min(left, this.options.pollIntervalMs * 2)))),
+        ]);
+        clearTimeout(timer);
+        // Settled in this process: the event carries the stored outcome, no need to read it back.
+        if (final && isFinal(final)) return final;
+      } finally {
+        this.settled.off(id, settle);
+      }
     }
   }
 
@@ -352,7 +462,10 @@ export class TransactionOutbox {
     this.loop.kick();
   }
 
-  /** One pass: record receipts of unmined transactions and broadcast again those that need it. */
+  /**
+   * One pass: record receipts of unmined transactions, broadcast again those that need it, and
+   * unstick an embedded node whose automine left ours in its pool.
+   */
   private async trackPending(): Promise<void> {
     const rows = await this.db
       .selectFrom('outbox_transactions')
@@ -363,20 +476,52 @@ export class TransactionOutbox {
       .execute();
     if (rows.length === 0) return;
     const tracked = rows.filter((row) => this.chains.has(row.chain));
-    const receipts = await Promise.all(
-      tracked.map((row) => this.receiptOf(this.chains.get(row.chain), row.tx_hash as Hex).catch(() => undefined)),
-    );
+    const receipts = await this.receiptsOf(tracked);
     const mined = tracked.flatMap((row, index) => (receipts[index] ? [{ row, receipt: receipts[index] }] : []));
     if (mined.length > 0) await this.recordReceipts(mined);
     const now = Date.now();
-    const due = tracked.filter((row, index) => {
-      if (receipts[index]) return false;
+    const unmined = tracked.filter((_, index) => !receipts[index]);
+    const due = unmined.filter((row) => {
       const last = Math.max(row.last_broadcast_ms ?? 0, this.broadcastAt.get(row.id) ?? 0);
       return last === 0
         ? now - row.created_ms > this.options.rebroadcastAfterMs / 5
         : now - last > this.options.rebroadcastAfterMs;
     });
+    // Each account's in nonce order: a node that sees a later nonce first may hold it back.
+    due.sort((a, b) => a.from_address.localeCompare(b.from_address) || a.nonce - b.nonce);
     await Promise.all(due.map((row) => this.broadcast(row)));
+    const stalled = new Set(
+      unmined
+        .filter((row) => this.chains.get(row.chain).automine && now - (this.broadcastAt.get(row.id) ?? now) > STALLED_MS)
+        .map((row) => row.chain),
+    );
+    for (const name of stalled) {
+      if (await mineStalledPool(this.chains.get(name))) this.options.log?.info(`outbox: mined a block for transactions the ${name} node held back`);
+    }
+  }
+
+  /**
+   * Receipts of unmined rows (undefined where there is none yet). Each account's mined nonce count
+   * is read first: only a row below it can have a receipt, so the node is asked for receipts that
+   * exist rather than for every pending one on every pass.
+   */
+  private async receiptsOf(rows: OutboxRow[]): Promise<Array<MinedReceipt | undefined>> {
+    const accounts = new Map(rows.map((row) => [`${row.chain}:${row.from_address}`, { chain: this.chains.get(row.chain), from: row.from_address as Address }]));
+    const minedCounts = new Map(
+      await Promise.all(
+        [...accounts].map(async ([key, { chain, from }]) => {
+          const count = await chain.client.getTransactionCount({ address: from, blockTag: 'latest' }).catch(() => undefined);
+          return [key, count] as const;
+        }),
+      ),
+    );
+    return Promise.all(
+      rows.map((row) => {
+        const count = minedCounts.get(`${row.chain}:${row.from_address}`);
+        if (count !== undefined && row.nonce >= count) return undefined;
+        return this.receiptOf(this.chains.get(row.chain), row.tx_hash as Hex).catch(() => undefined);
+      }),
+    );
   }
 
   /**
@@ -445,35 +590,35 @@ export class TransactionOutbox {
     this.settled.emit(row.id);
   }
 
-  private async recordReceipt(row: Pick<OutboxRow, 'id'>, receipt: MinedReceipt): Promise<void> {
+  private async recordReceipt(row: OutboxRow, receipt: MinedReceipt): Promise<void> {
     await this.recordReceipts([{ row, receipt }]);
   }
 
   /** Stores receipts in one DB transaction (one commit for a whole pass). */
-  private async recordReceipts(mined: Array<{ row: Pick<OutboxRow, 'id'>; receipt: MinedReceipt }>): Promise<void> {
+  private async recordReceipts(mined: Array<{ row: OutboxRow; receipt: MinedReceipt }>): Promise<void> {
     const now = Date.now();
-    await this.db.transaction().execute(async (trx) => {
+    const recorded = await this.db.transaction().execute(async (trx) => {
+      const rows: OutboxRow[] = [];
       for (const { row, receipt } of mined) {
-        await trx
-          .updateTable('outbox_transactions')
-          .set({
-            status: 'mined',
-            receipt_status: receipt.status,
-            block_number: Number(receipt.blockNumber),
-            block_hash: receipt.blockHash,
-            gas_used: receipt.gasUsed.toString(),
-            contract_address: receipt.contractAddress?.toLowerCase() ?? null,
-            error: null,
-            updated_ms: now,
-          })
-          .where('id', '=', row.id)
-          .execute();
+        const outcome = {
+          status: 'mined',
+          receipt_status: receipt.status,
+          block_number: Number(receipt.blockNumber),
+          block_hash: receipt.blockHash,
+          gas_used: receipt.gasUsed.toString(),
+          contract_address: receipt.contractAddress?.toLowerCase() ?? null,
+          error: null,
+          updated_ms: now,
+        } satisfies Partial<OutboxRow>;
+        await trx.updateTable('outbox_transactions').set(outcome).where('id', '=', row.id).execute();
+        rows.push({ ...row, ...outcome });
       }
+      return rows;
     });
-    for (const { row } of mined) {
+    for (const row of recorded) {
       this.broadcastAt.delete(row.id);
       this.nonceConflicts.delete(row.id);
-      this.settled.emit(row.id);
+      this.settled.emit(row.id, toTransaction(row));
     }
   }
 
@@ -509,7 +654,7 @@ export class TransactionOutbox {
    * process submitted is subtracted from it, which can only err on the side of reading again.
    */
   private async reserveFunds(chain: ChainContext, from: Address, cost: bigint): Promise<void> {
-    const key = `${chain.name}:${from}`;
+    const key = accountKey({ chain, from });
     const cached = this.spendable.get(key);
     if (cached && Date.now() - cached.at < BALANCE_CACHE_MS && cached.balance >= cost) {
       cached.balance -= cost;
@@ -568,8 +713,9 @@ function revertReason(error: unknown): string | undefined {
 }
 
 /** Signs one submission with its nonce: the row the outbox stores. */
-async function signedRow(prepared: PreparedSubmission, nonce: number, now: number): Promise<OutboxRow> {
+async function signedRow(prepared: PreparedSubmission, nonce: number, now: number, options: { inThisThread?: boolean } = {}): Promise<OutboxRow> {
   const { submission, chain, from, value, data, gas, fees } = prepared;
+  // Given a serializer, a custody account signs in this thread instead of on the signing worker.
   const raw = await submission.signer.account.signTransaction!({
     type: 'eip1559',
     chainId: chain.chainId,
@@ -580,7 +726,7 @@ async function signedRow(prepared: PreparedSubmission, nonce: number, now: numbe
     gas,
     maxFeePerGas: fees.maxFeePerGas,
     maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-  });
+  }, options.inThisThread ? { serializer: serializeTransaction } : undefined);
   return {
     id: randomUUID(),
     idempotency_key: submission.idempotencyKey,
@@ -624,10 +770,26 @@ interface StoredSubmission {
   duplicate: boolean;
 }
 
+interface FormedGroup {
+  items: QueuedSubmission[];
+  /** New keys per chain:account. */
+  counts: Map<string, number>;
+  /** Rows signed ahead with the expected nonce; undefined where signing failed. */
+  signedAhead: Map<PreparedSubmission, Promise<OutboxRow | undefined>>;
+}
+
+function accountKey(prepared: Pick<PreparedSubmission, 'chain' | 'from'>): string {
+  return `${prepared.chain.name}:${prepared.from}`;
+}
+
 interface QueuedSubmission {
   prepared: PreparedSubmission;
   resolve(stored: StoredSubmission): void;
   reject(error: unknown): void;
+}
+
+function isFinal(transaction: OutboxTransaction): boolean {
+  return transaction.status === 'mined' || transaction.status === 'failed';
 }
 
 function toTransaction(row: OutboxRow) {

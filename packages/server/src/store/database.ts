@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase as KyselySqliteDatabase, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 import { migrationProvider, type StoreDialect } from './migrations/index.ts';
@@ -50,7 +50,7 @@ function openSqlite(path: string): Store {
   database.pragma('synchronous = FULL');
   database.pragma('busy_timeout = 10000');
   database.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   return {
     db,
     dialect: 'sqlite',
@@ -58,6 +58,35 @@ function openSqlite(path: string): Store {
       database.prepare('select 1').get();
     },
     close: () => db.destroy(),
+  };
+}
+
+/** Statements kept compiled, by SQL text; past this many the least recently used is dropped. */
+const STATEMENT_CACHE_SIZE = 300;
+
+/**
+ * Kysely's SQLite driver prepares every query anew; the outbox and the APIs run the same few
+ * statements over and over, so compiled statements are kept and reused (better-sqlite3 statements
+ * are reusable, and SQLite re-prepares one itself after a schema change).
+ */
+function withStatementCache(database: SqliteDatabase.Database): KyselySqliteDatabase {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => {
+      cache.clear();
+      database.close();
+    },
+    prepare(text: string) {
+      let statement = cache.get(text);
+      if (statement) {
+        cache.delete(text);
+      } else {
+        statement = database.prepare(text);
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      }
+      cache.set(text, statement);
+      return statement;
+    },
   };
 }
 
