@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
@@ -44,7 +43,10 @@ export async function receiveUpload(request: FastifyRequest, policy: UploadPolic
       }
       pendingPath = join(tempDir, `${randomUUID()}.upload`);
       const guard = new UploadGuard(policy, claimedKinds(part.filename, part.mimetype));
-      await pipeline(part.file, guard, createWriteStream(pendingPath, { flags: 'wx', mode: 0o600 }));
+      // Opened before the pipeline starts: a write stream opening the file itself could create it
+      // after a refusal on the first bytes had already removed it, leaving a stray temporary file.
+      const file = await open(pendingPath, 'wx', 0o600);
+      await pipeline(part.file, guard, file.createWriteStream());
       received = { path: pendingPath, format: guard.format!, bytes: guard.bytes };
     }
   } catch (error) {

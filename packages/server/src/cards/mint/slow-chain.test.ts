@@ -16,8 +16,14 @@ after(async () => {
   await t.cleanup();
 });
 
+/**
+ * Switches the embedded node's automine, and tells the service: with it off the node stands for a
+ * chain with a block time, which the outbox must wait for rather than mine a block on its own.
+ */
 async function setAutomine(on: boolean): Promise<void> {
-  await t.services.chains.get('main').client.request({ method: 'evm_setAutomine' as never, params: [on] as never });
+  const chain = t.services.chains.get('main');
+  await chain.client.request({ method: 'evm_setAutomine' as never, params: [on] as never });
+  chain.automine = on;
 }
 
 test('a chain that does not mine in time: 503, not a hang; the mint and the send finish later and count', async () => {
