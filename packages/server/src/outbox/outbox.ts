@@ -490,12 +490,25 @@ export class TransactionOutbox {
     // Each account's in nonce order: a node that sees a later nonce first may hold it back.
     due.sort((a, b) => a.from_address.localeCompare(b.from_address) || a.nonce - b.nonce);
     await Promise.all(due.map((row) => this.broadcast(row)));
-    const stalled = new Set(
-      unmined
-        .filter((row) => this.chains.get(row.chain).automine && now - (this.broadcastAt.get(row.id) ?? now) > STALLED_MS)
-        .map((row) => row.chain),
-    );
-    for (const name of stalled) {
+    await this.unstickEmbeddedNodes(unmined.filter((row) => !due.includes(row)), now);
+  }
+
+  /**
+   * An automining embedded node should mine what it is sent at once. When a transaction sent
+   * STALLED_MS ago is still unmined, each such account's lowest nonce goes again (anvil can drop
+   * one under load, holding back every later nonce), and a block is mined if the pool holds ready
+   * transactions (anvil's automine can stop with them waiting: see mineStalledPool).
+   */
+  private async unstickEmbeddedNodes(unmined: OutboxRow[], now: number): Promise<void> {
+    const stalled = unmined.filter((row) => this.chains.get(row.chain).automine && now - (this.broadcastAt.get(row.id) ?? now) > STALLED_MS);
+    if (stalled.length === 0) return;
+    const lowest = new Map<string, OutboxRow>();
+    for (const row of stalled) {
+      const key = `${row.chain}:${row.from_address}`;
+      if ((lowest.get(key)?.nonce ?? Infinity) > row.nonce) lowest.set(key, row);
+    }
+    await Promise.all([...lowest.values()].map((row) => this.broadcast(row)));
+    for (const name of new Set(stalled.map((row) => row.chain))) {
       if (await mineStalledPool(this.chains.get(name))) this.options.log?.info(`outbox: mined a block for transactions the ${name} node held back`);
     }
   }
