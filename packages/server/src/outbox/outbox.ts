@@ -490,7 +490,8 @@ export class TransactionOutbox {
     // Each account's in nonce order: a node that sees a later nonce first may hold it back.
     due.sort((a, b) => a.from_address.localeCompare(b.from_address) || a.nonce - b.nonce);
     await Promise.all(due.map((row) => this.broadcast(row)));
-    await this.unstickEmbeddedNodes(unmined.filter((row) => !due.includes(row)), now);
+    const sentNow = new Set(due);
+    await this.unstickEmbeddedNodes(unmined.filter((row) => !sentNow.has(row)), now);
   }
 
   /**
@@ -610,9 +611,12 @@ export class TransactionOutbox {
   /** Stores receipts in one DB transaction (one commit for a whole pass). */
   private async recordReceipts(mined: Array<{ row: OutboxRow; receipt: MinedReceipt }>): Promise<void> {
     const now = Date.now();
+    // In id order: two processes recording the same receipts lock the rows in one order (PostgreSQL
+    // would otherwise find a deadlock and abort one pass).
+    const ordered = [...mined].sort((a, b) => (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0));
     const recorded = await this.db.transaction().execute(async (trx) => {
       const rows: OutboxRow[] = [];
-      for (const { row, receipt } of mined) {
+      for (const { row, receipt } of ordered) {
         const outcome = {
           status: 'mined',
           receipt_status: receipt.status,

@@ -125,7 +125,15 @@ async function migrate(store: Store, postgresSchema: string | undefined): Promis
     provider: migrationProvider({ dialect: store.dialect }),
     ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  let outcome = await migrator.migrateToLatest();
+  // Kysely's introspection checks its privileges on every schema of the database, and PostgreSQL
+  // answers "schema does not exist" (3F000) when another schema is dropped at that moment: a
+  // passing race with someone else's schema, so the migration is tried again.
+  for (let attempt = 1; attempt < 5 && (outcome.error as { code?: string } | undefined)?.code === '3F000'; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    outcome = await migrator.migrateToLatest();
+  }
+  const { error, results } = outcome;
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {
     throw new Error(`store migration ${failed?.migrationName ?? ''} failed: ${String((error as Error)?.message ?? error)}`, {
