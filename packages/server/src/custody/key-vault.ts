@@ -3,11 +3,13 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { HDKey } from '@scure/bip32';
 import { entropyToMnemonic, generateMnemonic, mnemonicToEntropy, mnemonicToSeedSync } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
+import type { SerializeTransactionFn, TransactionSerializable } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { AppError } from '../errors/app-error.ts';
 import { epochSeconds, type Db, type DbTransaction } from '../store/database.ts';
 import type { KeyOwnerType, KeyProtection, KeySecretKind, SigningKeyRow } from '../store/schema.ts';
 import type { SigningPool } from './signing-pool.ts';
+import { signTransactionWithKey } from './transaction-signature.js';
 import { openSecret, rewrapDataKey, sealSecret, wrapServerDataKeyWithPin, WrongKeyError, type SealedSecret } from './envelope.ts';
 
 /** Wrong PINs in a row after which a key is locked until the operator resets it. */
@@ -337,16 +339,17 @@ function toUnlockedKey(
     const local = privateKeyToAccount(hexKey);
     const address = local.address.toLowerCase() as `0x${string}`;
     if (address !== row.address) throw new Error(`signing key ${keyId} does not match its stored address`);
-    // A caller that passes a serializer signs in this thread, as viem would: chains with their own
-    // serializer (none configured today), and code that must not wait for the worker (the outbox
-    // signing inside a DB transaction passes viem's default one).
-    const account: PrivateKeyAccount = signing
-      ? {
-          ...local,
-          signTransaction: (transaction, options) =>
-            options?.serializer ? local.signTransaction(transaction, options) : signing.signTransaction(hexKey, transaction),
-        }
-      : local;
+    // Transactions are signed with libsecp256k1 (transaction-signature.js). A caller that passes a
+    // serializer signs in this thread, as viem would: chains with their own serializer (none
+    // configured today), and code that must not wait for the worker (the outbox signing inside a DB
+    // transaction passes viem's default one). Without a pool, everything is signed here.
+    const account: PrivateKeyAccount = {
+      ...local,
+      signTransaction: (transaction, options) =>
+        signing && !options?.serializer
+          ? signing.signTransaction(hexKey, transaction)
+          : signTransactionWithKey(hexKey, transaction, options?.serializer as SerializeTransactionFn<TransactionSerializable> | undefined),
+    };
     return mnemonic === undefined ? { keyId, address, account } : { keyId, address, account, mnemonic };
   } finally {
     privateKey.fill(0);

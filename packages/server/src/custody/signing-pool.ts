@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Hex, TransactionSerializable } from 'viem';
-import { signTransaction } from 'viem/accounts';
+import { signTransactionWithKey } from './transaction-signature.js';
 
 interface SignRequest {
   privateKey: Hex;
@@ -31,9 +31,9 @@ export class SigningPool {
     this.#onWorkerProblem = options.onWorkerProblem ?? (() => {});
   }
 
-  /** The signed, serialized transaction, as viem's `signTransaction` gives it. */
+  /** The signed, serialized transaction, as viem's `signTransaction` gives it (see transaction-signature.js). */
   signTransaction(privateKey: Hex, transaction: TransactionSerializable): Promise<Hex> {
-    if (this.#broken || this.#closed) return signTransaction({ privateKey, transaction });
+    if (this.#broken || this.#closed) return signTransactionWithKey(privateKey, transaction);
     return new Promise<Hex>((resolve, reject) => {
       this.#queue.push({ privateKey, transaction, resolve, reject });
       if (!this.#flushScheduled) {
@@ -118,7 +118,7 @@ export class SigningPool {
 
   #signHere(requests: SignRequest[]): void {
     for (const request of requests) {
-      signTransaction({ privateKey: request.privateKey, transaction: request.transaction }).then(request.resolve, request.reject);
+      signTransactionWithKey(request.privateKey, request.transaction).then(request.resolve, request.reject);
     }
   }
 }

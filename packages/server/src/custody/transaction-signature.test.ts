@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { test } from 'node:test';
+import { recoverTransactionAddress, serializeTransaction, type TransactionSerializable } from 'viem';
+import { generatePrivateKey, privateKeyToAccount, signTransaction } from 'viem/accounts';
+import { signTransactionWithKey } from './transaction-signature.js';
+
+const to = () => `0x${randomBytes(20).toString('hex')}` as const;
+
+/** One of each kind the service may sign, with fields that vary between calls. */
+function transactions(index: number): TransactionSerializable[] {
+  const common = { chainId: 31337, nonce: index, gas: 21_000n + BigInt(index), value: BigInt(index) * 10n ** 15n };
+  return [
+    { ...common, type: 'eip1559', to: to(), maxFeePerGas: 2_000_000_000n + BigInt(index), maxPriorityFeePerGas: 1_000_000_000n },
+    // A contract deployment: no recipient, calldata.
+    { ...common, type: 'eip1559', to: null, data: `0x${randomBytes(200 + index).toString('hex')}`, maxFeePerGas: 3_000_000_000n, maxPriorityFeePerGas: 0n },
+    { ...common, type: 'eip2930', to: to(), gasPrice: 1_500_000_000n, accessList: [{ address: to(), storageKeys: [`0x${randomBytes(32).toString('hex')}`] }] },
+    { ...common, type: 'legacy', to: to(), gasPrice: 1_000_000_000n },
+  ] as TransactionSerializable[];
+}
+
+test('a transaction is signed to the same bytes as viem signs it, for every kind, and recovers to its key', async () => {
+  for (let index = 0; index < 25; index++) {
+    const privateKey = generatePrivateKey();
+    for (const transaction of transactions(index)) {
+      const raw = await signTransactionWithKey(privateKey, transaction);
+      assert.equal(raw, await signTransaction({ privateKey, transaction }), `${transaction.type} #${index}`);
+      assert.equal(await recoverTransactionAddress({ serializedTransaction: raw as never }), privateKeyToAccount(privateKey).address);
+    }
+  }
+});
+
+test('a serializer given is the one used, for the signing hash and the result', async () => {
+  const privateKey = generatePrivateKey();
+  const transaction = transactions(1)[0]!;
+  const calls: string[] = [];
+  const serializer = ((tx: TransactionSerializable, signature?: unknown) => {
+    calls.push(signature ? 'signed' : 'unsigned');
+    return serializeTransaction(tx, signature as never);
+  }) as typeof serializeTransaction;
+  assert.equal(await signTransactionWithKey(privateKey, transaction, serializer), await signTransaction({ privateKey, transaction }));
+  assert.deepEqual(calls, ['unsigned', 'signed']);
+});
+
+test('an invalid key or transaction is refused with an error, not a bad signature', async () => {
+  const transaction = transactions(2)[0]!;
+  await assert.rejects(signTransactionWithKey(`0x${'00'.repeat(32)}`, transaction), /private/i);
+  await assert.rejects(signTransactionWithKey(`0x${'ff'.repeat(32)}`, transaction), /private/i);
+  await assert.rejects(signTransactionWithKey(generatePrivateKey(), { ...transaction, maxPriorityFeePerGas: 10n ** 19n } as TransactionSerializable), /priority/i);
+});
