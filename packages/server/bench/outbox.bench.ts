@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { parseEther, toHex, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from 'viem/accounts';
-import { mineStalledPool } from '../src/chain/chains.ts';
+import { clearAccountPool, mineStalledPool } from '../src/chain/chains.ts';
 import { loadConfig } from '../src/config/config.ts';
 import type { TransactionSigner } from '../src/outbox/outbox.ts';
 import { openServices, type Services } from '../src/services.ts';
@@ -107,6 +107,8 @@ async function straightToNode(services: Services, keys: Hex[], count: number): P
   const firstNonces = await Promise.all(accounts.map((account) => client.getTransactionCount({ address: account.address, blockTag: 'pending' })));
   const nextNonces = [...firstNonces];
   const raws: Hex[] = [];
+  /** Per account, its raw transactions in nonce order. */
+  const rawsByAccount: Hex[][] = accounts.map(() => []);
   for (let index = 0; index < count; index++) {
     const slot = index % accounts.length;
     raws.push(
@@ -122,6 +124,7 @@ async function straightToNode(services: Services, keys: Hex[], count: number): P
         maxPriorityFeePerGas: estimate.maxPriorityFeePerGas,
       }),
     );
+    rawsByAccount[slot]!.push(raws[index]!);
   }
   const started = performance.now();
   await pool(count, CONCURRENCY, async (index) => {
@@ -129,15 +132,29 @@ async function straightToNode(services: Services, keys: Hex[], count: number): P
   });
   const acceptedMs = performance.now() - started;
   const deadline = Date.now() + 120_000;
-  let progress = { total: -1, at: Date.now() };
+  let progress = { total: -1, at: Date.now(), minedBlockAt: 0 };
   for (;;) {
     const mined = await Promise.all(accounts.map((account) => client.getTransactionCount({ address: account.address, blockTag: 'latest' })));
     if (mined.every((nonce, slot) => nonce >= nextNonces[slot]!)) break;
     if (Date.now() > deadline) throw new Error('raw transactions not mined within 120 s');
-    // The same help the outbox gets when anvil's automine holds transactions back (see mineStalledPool).
+    // The same help the outbox gets when anvil holds transactions back (see mineStalledPool and
+    // clearAccountPool): a block mined after 300 ms without progress, the pool emptied and the
+    // rest sent again in nonce order after 1.5 s.
     const total = mined.reduce((sum, nonce) => sum + nonce, 0);
-    if (total !== progress.total) progress = { total, at: Date.now() };
-    else if (Date.now() - progress.at > 300 && (await mineStalledPool(services.chains.get('main')))) progress.at = Date.now();
+    const now = Date.now();
+    if (total !== progress.total) progress = { total, at: now, minedBlockAt: 0 };
+    else if (now - progress.at > 1_500) {
+      for (const [slot, account] of accounts.entries()) {
+        if (mined[slot]! >= nextNonces[slot]!) continue;
+        await clearAccountPool(services.chains.get('main'), account.address);
+        for (const raw of rawsByAccount[slot]!.slice(mined[slot]! - firstNonces[slot]!)) {
+          await client.sendRawTransaction({ serializedTransaction: raw }).catch(() => undefined);
+        }
+      }
+      progress.at = Date.now();
+    } else if (now - progress.at > 300 && now - progress.minedBlockAt > 300 && (await mineStalledPool(services.chains.get('main')))) {
+      progress.minedBlockAt = now;
+    }
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   const totalMs = performance.now() - started;

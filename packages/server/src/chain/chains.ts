@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { createPublicClient, defineChain, http, type Chain as ViemChain, type Hex, type PublicClient } from 'viem';
+import { createPublicClient, defineChain, http, type Address, type Chain as ViemChain, type Hex, type PublicClient } from 'viem';
 import { CHAIN_NAMES, type ChainName, type Config } from '../config/config.ts';
 import { AppError } from '../errors/app-error.ts';
 import { findRunningNode, ManagedNode, waitForRpc } from './managed-node.ts';
@@ -124,4 +124,14 @@ export async function mineStalledPool(chain: ChainContext): Promise<boolean> {
   if (BigInt(status.pending) === 0n) return false;
   await chain.client.request({ method: 'evm_mine' as never });
   return true;
+}
+
+/**
+ * Empties an embedded node's pool of one account's transactions. anvil can also keep an account's
+ * next nonce in its queue, as if an earlier one were missing, after that earlier one was mined: it
+ * then answers a resend with "already imported" and a mined block does not take it. Sent again into
+ * an empty pool, the same bytes are mined at once.
+ */
+export async function clearAccountPool(chain: ChainContext, address: Address): Promise<void> {
+  await chain.client.request({ method: 'anvil_removePoolTransactions' as never, params: [address] as never });
 }

@@ -168,6 +168,34 @@ describe('transaction outbox (real node, real store)', () => {
     }
   });
 
+  test('an account whose next nonce an automining embedded node keeps queued gets its transactions sent again into an empty pool', async () => {
+    const signer = await fundedSigner();
+    const chain = services.chains.get('main');
+    const rpc = (method: string, params: unknown[] = []) => chain.client.request({ method: method as never, params: params as never });
+    const transfer = (label: string, to: Address, value: bigint) =>
+      services.outbox.submit({ idempotencyKey: `${label}:${to}`, chain: 'main', signer, to, value, gas: 21_000n });
+    const first = await transfer('queued-first', freshAddress(), 1n);
+    assert.equal((await services.outbox.waitForFinal(first.id)).nonce, 0);
+    // The node is made to leave the account's next nonce in its queue, as anvil does under load:
+    // told that nonce 0 is unused, it queues nonce 1 behind it; told again that it is used, it
+    // neither mines nonce 1 nor takes it again ("already imported"), and a mined block skips it.
+    await rpc('anvil_setNonce', [signer.address, '0x0']);
+    const to = freshAddress();
+    const held = await transfer('queued-held', to, 2n);
+    assert.equal(held.nonce, 1);
+    for (let tries = 0; BigInt(((await rpc('txpool_status')) as { queued: Hex }).queued) === 0n; tries++) {
+      assert.ok(tries < 200, 'the node never queued the transaction');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await rpc('anvil_setNonce', [signer.address, '0x1']);
+    const mined = await services.outbox.waitForFinal(held.id, 15_000);
+    assert.equal(mined.status, 'mined');
+    assert.equal(mined.receiptStatus, 'success');
+    assert.equal(await chain.client.getBalance({ address: to }), 2n);
+    assert.equal(await chain.client.getTransactionCount({ address: signer.address }), 2);
+    assert.deepEqual(await rpc('txpool_status'), { pending: '0x0', queued: '0x0' });
+  });
+
   test('"nonce too low" for a nonce used outside the outbox fails that one transaction and moves on', async () => {
     const signer = await fundedSigner();
     const client = services.chains.get('main').client;

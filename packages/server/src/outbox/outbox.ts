@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { BaseError, ContractFunctionRevertedError, ExecutionRevertedError, keccak256, serializeTransaction, type Address, type Hex, type LocalAccount } from 'viem';
-import { mineStalledPool, type ChainContext, type ChainRegistry } from '../chain/chains.ts';
+import { clearAccountPool, mineStalledPool, type ChainContext, type ChainRegistry } from '../chain/chains.ts';
 import type { Db, DbTransaction } from '../store/database.ts';
 import type { OutboxRow } from '../store/schema.ts';
 import { PollingLoop } from '../polling-loop.ts';
@@ -46,6 +46,8 @@ const BALANCE_CACHE_MS = 1_000;
 const NONCE_CONFLICT_CONFIRM_MS = 2_000;
 /** How long a sent transaction may sit unmined on an automining embedded node before a block is mined by hand. */
 const STALLED_MS = 300;
+/** How long an account's lowest unmined transaction may stay the lowest, resent, before the embedded node's pool is emptied of that account (see clearAccountPool). */
+const STUCK_MS = 1_500;
 /** Rows per multi-row insert (kept under SQLite's bound-parameter limit). */
 const INSERT_BATCH = 25;
 
@@ -66,6 +68,8 @@ export class TransactionOutbox {
   private readonly nonceConflicts = new Map<string, number>();
   /** When this process last sent each unmined transaction. */
   private readonly broadcastAt = new Map<string, number>();
+  /** Per chain:account on an automining embedded node, its lowest stalled transaction and since when it has been the lowest. */
+  private readonly stalledLowest = new Map<string, { id: string; since: number }>();
   private readonly commitQueue: QueuedSubmission[] = [];
   /** First broadcasts under way (submit does not wait for them). */
   private readonly broadcasting = new Set<Promise<void>>();
@@ -491,26 +495,56 @@ export class TransactionOutbox {
     due.sort((a, b) => a.from_address.localeCompare(b.from_address) || a.nonce - b.nonce);
     await Promise.all(due.map((row) => this.broadcast(row)));
     const sentNow = new Set(due);
-    await this.unstickEmbeddedNodes(unmined.filter((row) => !sentNow.has(row)), now);
+    await this.unstickEmbeddedNodes(unmined, sentNow, now);
   }
 
   /**
    * An automining embedded node should mine what it is sent at once. When a transaction sent
    * STALLED_MS ago is still unmined, each such account's lowest nonce goes again (anvil can drop
    * one under load, holding back every later nonce), and a block is mined if the pool holds ready
-   * transactions (anvil's automine can stop with them waiting: see mineStalledPool).
+   * transactions (anvil's automine can stop with them waiting: see mineStalledPool). An account
+   * whose lowest transaction is still the same STUCK_MS later has its transactions taken out of the
+   * node's pool and sent again in nonce order (anvil can also keep the next nonce queued: see
+   * clearAccountPool).
    */
-  private async unstickEmbeddedNodes(unmined: OutboxRow[], now: number): Promise<void> {
-    const stalled = unmined.filter((row) => this.chains.get(row.chain).automine && now - (this.broadcastAt.get(row.id) ?? now) > STALLED_MS);
-    if (stalled.length === 0) return;
-    const lowest = new Map<string, OutboxRow>();
-    for (const row of stalled) {
-      const key = `${row.chain}:${row.from_address}`;
-      if ((lowest.get(key)?.nonce ?? Infinity) > row.nonce) lowest.set(key, row);
+  private async unstickEmbeddedNodes(unmined: OutboxRow[], sentNow: Set<OutboxRow>, now: number): Promise<void> {
+    const stalled = unmined.filter(
+      (row) => !sentNow.has(row) && this.chains.get(row.chain).automine && now - (this.broadcastAt.get(row.id) ?? now) > STALLED_MS,
+    );
+    const lowestOf = (rows: OutboxRow[]) => {
+      const lowest = new Map<string, OutboxRow>();
+      for (const row of rows) {
+        const key = rowAccountKey(row);
+        if ((lowest.get(key)?.nonce ?? Infinity) > row.nonce) lowest.set(key, row);
+      }
+      return lowest;
+    };
+    const lowest = lowestOf(stalled);
+    // Whether an account is stuck is judged on its lowest unmined row, resent this pass or not; an
+    // account leaves the watch once all of its rows are mined.
+    const watched = new Set([...lowest.keys(), ...this.stalledLowest.keys()]);
+    const lowestUnmined = lowestOf(unmined.filter((row) => watched.has(rowAccountKey(row))));
+    for (const key of this.stalledLowest.keys()) if (!lowestUnmined.has(key)) this.stalledLowest.delete(key);
+    const stuck: OutboxRow[] = [];
+    for (const [key, row] of lowestUnmined) {
+      const seen = this.stalledLowest.get(key);
+      if (seen?.id !== row.id) this.stalledLowest.set(key, { id: row.id, since: now });
+      else if (now - seen.since > STUCK_MS) stuck.push(row);
     }
-    await Promise.all([...lowest.values()].map((row) => this.broadcast(row)));
+    const stuckAccounts = new Set(stuck.map(rowAccountKey));
+    await Promise.all([...lowest].filter(([key]) => !stuckAccounts.has(key)).map(([, row]) => this.broadcast(row)));
     for (const name of new Set(stalled.map((row) => row.chain))) {
       if (await mineStalledPool(this.chains.get(name))) this.options.log?.info(`outbox: mined a block for transactions the ${name} node held back`);
+    }
+    for (const row of stuck) {
+      const key = rowAccountKey(row);
+      const chain = this.chains.get(row.chain);
+      this.options.log?.info(`outbox: the ${chain.name} node keeps nonce ${row.nonce} of ${row.from_address} back; sending its transactions again into an empty pool`);
+      await clearAccountPool(chain, row.from_address as Address);
+      // One at a time: the node must see them in nonce order.
+      const rows = unmined.filter((other) => rowAccountKey(other) === key).sort((a, b) => a.nonce - b.nonce);
+      for (const other of rows) await this.broadcast(other);
+      this.stalledLowest.delete(key);
     }
   }
 
@@ -520,7 +554,7 @@ export class TransactionOutbox {
    * exist rather than for every pending one on every pass.
    */
   private async receiptsOf(rows: OutboxRow[]): Promise<Array<MinedReceipt | undefined>> {
-    const accounts = new Map(rows.map((row) => [`${row.chain}:${row.from_address}`, { chain: this.chains.get(row.chain), from: row.from_address as Address }]));
+    const accounts = new Map(rows.map((row) => [rowAccountKey(row), { chain: this.chains.get(row.chain), from: row.from_address as Address }]));
     const minedCounts = new Map(
       await Promise.all(
         [...accounts].map(async ([key, { chain, from }]) => {
@@ -531,7 +565,7 @@ export class TransactionOutbox {
     );
     return Promise.all(
       rows.map((row) => {
-        const count = minedCounts.get(`${row.chain}:${row.from_address}`);
+        const count = minedCounts.get(rowAccountKey(row));
         if (count !== undefined && row.nonce >= count) return undefined;
         return this.receiptOf(this.chains.get(row.chain), row.tx_hash as Hex).catch(() => undefined);
       }),
@@ -797,6 +831,11 @@ interface FormedGroup {
 
 function accountKey(prepared: Pick<PreparedSubmission, 'chain' | 'from'>): string {
   return `${prepared.chain.name}:${prepared.from}`;
+}
+
+/** The same key for a stored row. */
+function rowAccountKey(row: Pick<OutboxRow, 'chain' | 'from_address'>): string {
+  return `${row.chain}:${row.from_address}`;
 }
 
 interface QueuedSubmission {
