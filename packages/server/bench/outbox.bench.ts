@@ -9,7 +9,7 @@
  * ROUNDS rounds, alternating which side goes first; prints each round and the median ratio
  * (target: at least 0.8). Prints; asserts nothing.
  *
- * Env: OUTBOX_BENCH_N (default 500 per side and round), OUTBOX_BENCH_ROUNDS (6),
+ * Env: OUTBOX_BENCH_N (default 500 per side and round), OUTBOX_BENCH_ROUNDS (10),
  * OUTBOX_BENCH_CONCURRENCY (16), OUTBOX_BENCH_ACCOUNTS (4).
  */
 import { randomBytes } from 'node:crypto';
@@ -28,7 +28,7 @@ import { pool } from './bench-support.ts';
 const N = Number(process.env.OUTBOX_BENCH_N ?? 500);
 const CONCURRENCY = Number(process.env.OUTBOX_BENCH_CONCURRENCY ?? 16);
 const ACCOUNTS = Number(process.env.OUTBOX_BENCH_ACCOUNTS ?? 4);
-const ROUNDS = Number(process.env.OUTBOX_BENCH_ROUNDS ?? 6);
+const ROUNDS = Number(process.env.OUTBOX_BENCH_ROUNDS ?? 10);
 const TARGET_RATIO = 0.8;
 /** Transactions sent before the measured ones, on both sides. */
 const WARM_UP = 200;
