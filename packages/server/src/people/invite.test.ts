@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { App } from '../app.ts';
 import { signedInPartner } from '../partner-api/testing/partner-session.ts';
+import { epochSeconds } from '../store/database.ts';
 import { buildUser } from '../testing/factories.ts';
 import { openTestApp, type TestApp, type TestServices } from '../testing/test-services.ts';
+import { ABANDONED_CLAIM_SECONDS } from './invites.ts';
 import { freshPhone as freshE164, typedPhone } from './test-support.ts';
 
 /** A number written the way a partner might; e164() gives it as stored. */
@@ -63,6 +66,32 @@ describe('POST /v2/wallet/invite', () => {
 
     const other = await signedInPartner(app, services);
     assert.deepEqual((await invite(other.token, { to_person: [['Park', phone]] })).json(), { invited: 1 }, 'another partner may invite');
+  });
+
+  test('an invite that a stopped call claimed and never sent goes to the next call; one claimed moments ago is still 4113', async () => {
+    const { partner, token } = await signedInPartner(app, services);
+    const [abandonedPhone, busyPhone] = [freshPhone(), freshPhone()];
+    const now = epochSeconds();
+    // What a call killed between claiming and sending leaves behind, and what a live call holds.
+    const claimed = (name: string, phone: string, createdAt: number) => ({
+      id: randomUUID(), partner_id: partner.id, phone: e164(phone), name, reserved_wallet_id: null, created_at: createdAt, sent_at: null,
+    });
+    const abandoned = claimed('Han', abandonedPhone, now - ABANDONED_CLAIM_SECONDS - 1);
+    const busy = claimed('Seo', busyPhone, now - 5);
+    await db().insertInto('person_invites').values([abandoned, busy]).execute();
+
+    const answer = await invite(token, { to_person: [['Han', abandonedPhone]] });
+    assert.equal(answer.statusCode, 200, answer.body);
+    assert.deepEqual(answer.json(), { invited: 1 });
+    const [row] = await db().selectFrom('person_invites').selectAll().where('phone', '=', e164(abandonedPhone)).execute();
+    assert.notEqual(row!.id, abandoned.id);
+    assert.ok(row!.sent_at !== null && row!.reserved_wallet_id !== null);
+    assert.equal((await db().selectFrom('messenger_messages').select('id').where('to_phone', '=', e164(abandonedPhone)).execute()).length, 1);
+
+    const refused = await invite(token, { to_person: [['Seo', busyPhone]] });
+    assert.deepEqual([refused.statusCode, refused.json().code], [400, 4113]);
+    assert.deepEqual(await db().selectFrom('person_invites').selectAll().where('id', '=', busy.id).executeTakeFirst(), busy);
+    assert.equal((await db().selectFrom('messenger_messages').select('id').where('to_phone', '=', e164(busyPhone)).execute()).length, 0);
   });
 
   test('4111 when any of them is a member', async () => {

@@ -9,6 +9,12 @@ import { personKey, type Person } from './person.ts';
 const SEND_CONCURRENCY = 8;
 /** Rows per insert statement. */
 const INSERT_CHUNK = 100;
+/**
+ * An invite claimed this long ago and never sent was left by a call that stopped half-way (the
+ * process was killed between claim and send): the next call for that person takes it over. Far
+ * longer than a live call holds a claim (its messages are sent within the messenger's timeouts).
+ */
+export const ABANDONED_CLAIM_SECONDS = 600;
 
 interface ClaimedInvite {
   id: string;
@@ -34,7 +40,10 @@ export class InviteBatch {
     this.#invites = invites;
   }
 
-  /** Inserts the invite rows of `people` (distinct) that this partner has none of; the batch holds those. */
+  /**
+   * Inserts the invite rows of `people` (distinct) that this partner has none of, and takes over
+   * those left unsent by a call that stopped (ABANDONED_CLAIM_SECONDS); the batch holds those.
+   */
   static async claim(services: Services, partnerId: string, people: readonly Person[]): Promise<InviteBatch> {
     const invites = new Map<string, ClaimedInvite>();
     const createdAt = epochSeconds();
@@ -58,6 +67,21 @@ export class InviteBatch {
         const person = { name: row.name, phone: row.phone };
         invites.set(personKey(person), { id: row.id, person, charges: [] });
       }
+    }
+    for (const person of people) {
+      if (invites.has(personKey(person))) continue;
+      // A new id: should the stopped call still be alive after all, its release finds nothing.
+      const taken = await services.store.db
+        .updateTable('person_invites')
+        .set({ id: randomUUID(), created_at: createdAt })
+        .where('partner_id', '=', partnerId)
+        .where('phone', '=', person.phone)
+        .where('name', '=', person.name)
+        .where('sent_at', 'is', null)
+        .where('created_at', '<', createdAt - ABANDONED_CLAIM_SECONDS)
+        .returning('id')
+        .executeTakeFirst();
+      if (taken) invites.set(personKey(person), { id: taken.id, person, charges: [] });
     }
     return new InviteBatch(services, partnerId, invites);
   }
