@@ -28,3 +28,9 @@ export class AppError extends Error {
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }
+
+/** A request refused before any work (schema validation, a malformed body, a 4xx from Fastify): the registry's 400. */
+export function isRefusedRequest(error: unknown): boolean {
+  const status = (error as { statusCode?: number }).statusCode;
+  return Boolean((error as { validation?: unknown }).validation || (status && status >= 400 && status < 500));
+}

@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync } from 'fastify';
 import { cardListRoutes } from '../cards/lists/routes.ts';
-import { AppError } from '../errors/app-error.ts';
+import { AppError, isAppError, isRefusedRequest } from '../errors/app-error.ts';
 import { uploadRoutes } from '../uploads/routes.ts';
 import { inviteRoutes } from '../people/routes.ts';
 import { partnerCardRoutes } from '../cards/routes.ts';
@@ -9,6 +9,20 @@ import { clientAddressKey } from '../sign-in-guard/client-address.ts';
 import { credentialRoutes } from './credentials/routes.ts';
 import { assertPartnerProgramOpen } from './program-window.ts';
 import { signInRoutes } from './sign-in/routes.ts';
+
+/**
+ * What Family A answers for a failure outside the listed codes (the specification: HTTP 500 with a
+ * plain-text message on these operations, an empty body on the others), by method and route.
+ */
+const UNLISTED_FAILURE_TEXT: Readonly<Record<string, string>> = {
+  'POST /v2/partner/auth': 'failed to sign in',
+  'PUT /v2/partner/': 'failed to change password',
+  'PUT /v2/partner': 'failed to change password',
+  'PUT /v2/partner/pin': 'failed to change PIN',
+  'POST /v2/wallet/image': 'failed to upload',
+  'POST /v2/wallet/nftResource': 'failed to upload',
+  'POST /v2/wallet/nftResource/secure': 'failed to upload',
+};
 
 /**
  * Family A, the partner API. Every route registered in here (A1 to A6 so far; later Family A
@@ -19,6 +33,13 @@ import { signInRoutes } from './sign-in/routes.ts';
  */
 export const partnerApiRoutes: FastifyPluginAsync = async (app) => {
   app.decorateRequest('partner', null);
+  app.setErrorHandler((error, request, reply) => {
+    // Listed codes and refused requests: the app's handler answers them with the registry's body.
+    if (isAppError(error) || isRefusedRequest(error)) throw error;
+    request.log.error(error);
+    const text = UNLISTED_FAILURE_TEXT[`${request.method} ${request.routeOptions.url}`];
+    return text ? reply.status(500).type('text/plain; charset=utf-8').send(text) : reply.status(500).send();
+  });
   app.addHook('onRequest', async () => {
     assertPartnerProgramOpen(app.services.config);
   });

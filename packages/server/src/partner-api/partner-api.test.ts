@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { buildApp, type App } from '../app.ts';
 import { main } from '../cli/main.ts';
 import { ConfigError, loadConfig, type Config } from '../config/config.ts';
@@ -170,5 +171,40 @@ describe('client address keys', () => {
     assert.equal(clientAddressKey('2001:db8::1'), '2001:db8:0:0::/64');
     assert.equal(clientAddressKey('::1'), '0:0:0:0::/64');
     assert.equal(clientAddressKey('fe80::1%eth0'), 'fe80:0:0:0::/64');
+  });
+});
+
+describe('Family A failures outside the listed codes', () => {
+  test('answer 500 with the operation\'s plain-text message, or an empty body; refusals keep their codes', async () => {
+    const partner = await signedInPartner(app, services);
+    const db = services.store.db;
+    const image = uploadBody(buildPng({ width: 4, height: 4 }), 'a.png');
+    const calls = [
+      { method: 'POST' as const, url: '/v2/partner/auth', payload: { email: partner.partner.email, password: partner.passwordHash }, text: 'failed to sign in' },
+      { method: 'PUT' as const, url: '/v2/partner/?opt=password', headers: { authorization: partner.token }, payload: { old_password: partner.passwordHash, new_password: sha256Hex('n') }, text: 'failed to change password' },
+      { method: 'PUT' as const, url: '/v2/partner/pin', headers: { authorization: partner.token }, payload: { old_pin: partner.pinHash, new_pin: sha256Hex('n') }, text: 'failed to change PIN' },
+      { method: 'POST' as const, url: '/v2/wallet/image', headers: { ...image.headers, authorization: partner.token }, payload: image.payload, text: 'failed to upload' },
+      { method: 'GET' as const, url: '/v2/wallet/bapp', headers: { authorization: partner.token }, text: '' },
+    ];
+    // The store fails under every call: the partners table is gone for a moment.
+    await sql`alter table partners rename to partners_away`.execute(db);
+    try {
+      for (const { text, ...call } of calls) {
+        const answer = await app.inject(call);
+        assert.equal(answer.statusCode, 500, `${call.method} ${call.url}`);
+        assert.equal(answer.body, text, `${call.method} ${call.url}`);
+        if (text) assert.match(String(answer.headers['content-type']), /^text\/plain/);
+      }
+      // A malformed request is still refused with the registry's body before the store is asked.
+      const malformed = await app.inject({ method: 'POST', url: '/v2/partner/auth', payload: { email: 'x' } });
+      assert.deepEqual([malformed.statusCode, malformed.json()], [400, { code: 400, err: 'bad request' }]);
+      const unauthorised = await app.inject({ method: 'GET', url: '/v2/wallet/bapp' });
+      assert.deepEqual([unauthorised.statusCode, unauthorised.json()], [401, { code: 4003, err: 'fail to get authorization in header' }]);
+    } finally {
+      await sql`alter table partners_away rename to partners`.execute(db);
+    }
+    const { text: _text, ...signIn } = calls[0]!;
+    const afterwards = await app.inject(signIn);
+    assert.equal(afterwards.statusCode, 200, afterwards.body);
   });
 });
