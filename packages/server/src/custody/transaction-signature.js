@@ -22,7 +22,14 @@ export async function signTransactionWithKey(privateKey, transaction, serializer
   // As viem does: blob sidecars are not part of what is signed.
   const signable = transaction.type === 'eip4844' ? { ...transaction, sidecars: false } : transaction;
   const hash = keccak256(await serializer(signable), 'bytes');
-  const { signature, recoveryId } = signRecoverable(hash, hexToBytes(privateKey));
+  const keyBytes = hexToBytes(privateKey);
+  let signed;
+  try {
+    signed = signRecoverable(hash, keyBytes);
+  } finally {
+    keyBytes.fill(0);
+  }
+  const { signature, recoveryId } = signed;
   // 2 and 3 mean r overflowed the group order (odds about 2^-127); Ethereum has no way to say it.
   if (recoveryId > 1) throw new Error('signature recovery id out of range');
   const r = bytesToHex(signature.subarray(0, 32));

@@ -68,7 +68,7 @@ export class TransactionOutbox {
   private readonly nonceConflicts = new Map<string, number>();
   /** When this process last sent each unmined transaction. */
   private readonly broadcastAt = new Map<string, number>();
-  /** Per chain:account on an automining embedded node, its lowest stalled transaction and since when it has been the lowest. */
+  /** Per chain:account with stalled transactions on an automining embedded node: its lowest unmined transaction, and since when it has been the lowest. */
   private readonly stalledLowest = new Map<string, { id: string; since: number }>();
   private readonly commitQueue: QueuedSubmission[] = [];
   /** First broadcasts under way (submit does not wait for them). */
