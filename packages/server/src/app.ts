@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Services } from './services.ts';
-import { isAppError, isRefusedRequest } from './errors/app-error.ts';
+import { isAppError, isRefusedRequest, refusedRequestBody } from './errors/app-error.ts';
 import { healthRoutes } from './health/routes.ts';
 import { a2aRoutes } from './a2a/routes.ts';
 import { A2aRuntime } from './a2a/runtime.ts';
@@ -38,8 +38,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.decorate('services', options.services);
 
   app.setErrorHandler((error, request, reply) => {
-    if (isAppError(error)) return reply.status(error.httpStatus).send(error.toBody());
-    if (isRefusedRequest(error)) return reply.status(400).send({ code: 400, err: 'bad request' });
+    if (isAppError(error)) return reply.status(error.httpStatus).send(error.code === 400 ? refusedRequestBody(error) : error.toBody());
+    if (isRefusedRequest(error)) return reply.status(400).send(refusedRequestBody(error));
     request.log.error(error);
     return reply.status(500).send({ code: 500, err: 'internal server error' });
   });

@@ -1,4 +1,4 @@
-import { AppError } from '../errors/app-error.ts';
+import { AppError, refusedRequestBody } from '../errors/app-error.ts';
 import { errorCodes, type ErrorCode } from '../errors/codes.ts';
 
 /** The body of a Family B request that has a key and is in error (expired, or failed when executed). */
@@ -31,10 +31,11 @@ export class RequestKeyError extends AppError {
 }
 
 /**
- * The prepare error body: `{ code, err }`, plus `error: { code, message, err }` for 6408 and 6414,
+ * The prepare error body: `{ code, err }` (with `message` for a 400), plus `error: { code, message, err }` for 6408 and 6414,
  * the message being the detail (the argument and mismatch, or the revert reason verbatim).
  */
 export function prepareErrorBody(error: AppError): Record<string, unknown> {
+  if (error.code === 400) return refusedRequestBody(error);
   const body: Record<string, unknown> = error.toBody();
   if (error.code === 6408 || error.code === 6414) {
     body.error = { code: error.code, message: error.detail ?? errorCodes[error.code].message, err: errorCodes[error.code].message };

@@ -1,6 +1,6 @@
 import cors from '@fastify/cors';
 import type { FastifyPluginAsync } from 'fastify';
-import { isAppError } from '../errors/app-error.ts';
+import { isAppError, isRefusedRequest, refusedRequestBody } from '../errors/app-error.ts';
 import { IndexedCardOwnershipReader } from './indexed-card-ownership.ts';
 import { ChainCardOwnershipReader, type CardOwnershipReader } from './card-ownership.ts';
 import { cardsRoute } from './cards.route.ts';
@@ -27,10 +27,7 @@ export const a2aRoutes: FastifyPluginAsync<A2aRoutesOptions> = async (app, optio
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof RequestKeyError) return reply.status(error.httpStatus).send(error.toKeyedBody());
     if (isAppError(error)) return reply.status(error.httpStatus).send(prepareErrorBody(error));
-    const status = (error as { statusCode?: number }).statusCode;
-    if ((error as { validation?: unknown }).validation || (status && status >= 400 && status < 500)) {
-      return reply.status(400).send({ code: 400, err: 'bad request' });
-    }
+    if (isRefusedRequest(error)) return reply.status(400).send(refusedRequestBody(error));
     request.log.error(error);
     return reply.status(500).send({ code: 500, err: 'internal server error' });
   });

@@ -34,3 +34,19 @@ export function isRefusedRequest(error: unknown): boolean {
   const status = (error as { statusCode?: number }).statusCode;
   return Boolean((error as { validation?: unknown }).validation || (status && status >= 400 && status < 500));
 }
+
+/** Longest `message` a refused request gets back. */
+const REFUSAL_MESSAGE_LIMIT = 300;
+
+/**
+ * The registry's 400 body with `message` saying what was refused: for a schema violation Fastify
+ * names the part and the field ("body/pin must match pattern ..."), for a check in a command its
+ * detail ("isAll cannot be used with cursor"). `code` and `err` are the specification's body;
+ * clients that read only those are unaffected. Only the first line is kept: a detail can quote a
+ * node's multi-line error.
+ */
+export function refusedRequestBody(error: unknown): { code: 400; err: string; message?: string } {
+  const text = isAppError(error) ? error.detail : error instanceof Error ? error.message : undefined;
+  const message = text?.split('\n', 1)[0]!.slice(0, REFUSAL_MESSAGE_LIMIT);
+  return { code: 400, err: errorCodes[400].message, ...(message ? { message } : {}) };
+}

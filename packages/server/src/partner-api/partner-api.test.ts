@@ -16,6 +16,7 @@ import { uploadBody } from '../uploads/testing/multipart.ts';
 import { clientAddressKey } from '../sign-in-guard/client-address.ts';
 import { isPartnerProgramOpen } from './program-window.ts';
 import { signedInPartner } from './testing/partner-session.ts';
+import { withoutMessage } from '../testing/responses.ts';
 
 let services: TestServices;
 let app: App;
@@ -197,7 +198,7 @@ describe('Family A failures outside the listed codes', () => {
       }
       // A malformed request is still refused with the registry's body before the store is asked.
       const malformed = await app.inject({ method: 'POST', url: '/v2/partner/auth', payload: { email: 'x' } });
-      assert.deepEqual([malformed.statusCode, malformed.json()], [400, { code: 400, err: 'bad request' }]);
+      assert.deepEqual([malformed.statusCode, withoutMessage(malformed.json())], [400, { code: 400, err: 'bad request' }]);
       const unauthorised = await app.inject({ method: 'GET', url: '/v2/wallet/bapp' });
       assert.deepEqual([unauthorised.statusCode, unauthorised.json()], [401, { code: 4003, err: 'fail to get authorization in header' }]);
     } finally {

@@ -4,7 +4,7 @@ import Type from 'typebox';
 import type { Address } from 'viem';
 import { approveRequest, cancelRequestAsMember, openRequest, viewRequest, type RequestChangeListener } from '../a2a/approval.ts';
 import { RequestKeyError } from '../a2a/request-error.ts';
-import { isAppError } from '../errors/app-error.ts';
+import { isAppError, isRefusedRequest, refusedRequestBody } from '../errors/app-error.ts';
 import { errorCodes } from '../errors/codes.ts';
 import { describeRequest } from './request-view.ts';
 import { authenticate, signIn, signOut, summarize, type Session } from './sessions.ts';
@@ -34,10 +34,7 @@ export const walletAppRoutes: FastifyPluginAsync<{ listener: RequestChangeListen
     if (isAppError(error)) {
       return reply.status(error.httpStatus).send({ ...error.toBody(), ...(error.detail ? { message: error.detail } : {}) });
     }
-    const status = (error as { statusCode?: number }).statusCode;
-    if ((error as { validation?: unknown }).validation || (status && status >= 400 && status < 500)) {
-      return reply.status(400).send({ code: 400, err: errorCodes[400].message });
-    }
+    if (isRefusedRequest(error)) return reply.status(400).send(refusedRequestBody(error));
     request.log.error(error);
     return reply.status(500).send({ code: 500, err: errorCodes[500].message });
   });

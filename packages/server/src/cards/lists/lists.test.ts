@@ -13,6 +13,7 @@ import { openTestApp, type TestApp, type TestServices } from '../../testing/test
 import { cardUri } from '../card-uri.ts';
 import { encodeBappCursor } from './bapp-cursor.ts';
 import { listPartnerBapps } from './commands.ts';
+import { withoutMessage } from '../../testing/responses.ts';
 
 interface Minter {
   partner: PartnerRow;
@@ -281,8 +282,12 @@ describe('card lists: A12 GET /v2/wallet/bapp and A13 GET /v2/wallet/nft/:nft_id
     ];
     for (const [url, token, status, body] of expectations) {
       const response = await get(url, token);
-      assert.deepEqual([response.statusCode, response.json()], [status, body], url);
+      assert.deepEqual([response.statusCode, withoutMessage(response.json())], [status, body], url);
     }
+    // A refusal says what was refused: a command's check by its detail, a schema's by the field.
+    const both = await get(`/v2/wallet/nft/${holder.nftId}?isAll=true&cursor=${ownCursor}`, holder.token);
+    assert.equal(both.json().message, 'isAll cannot be used with cursor');
+    assert.match((await get(`/v2/wallet/nft/${holder.nftId}?isAll=yes`, holder.token)).json().message, /isAll/);
     // isAll=false is no isAll: the cursor pages on.
     assert.deepEqual(ids((await ok(`/v2/wallet/nft/${holder.nftId}?isAll=false&cursor=${ownCursor}`, holder.token)).cards), range(101, 150));
   });
