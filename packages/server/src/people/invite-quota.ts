@@ -26,8 +26,9 @@ type LimitCode = 4112 | 4114 | 4115;
  * (`senderDailyLimit`, 4112), each phone's day (`receiverDailyLimit`, 4114), each phone's month
  * (`receiverMonthlyLimit`, 4115); a limit of 0 is not counted. Each is one conditional UPDATE
  * (`count + n <= limit`) after an insert-if-missing, so parallel calls in any number of processes
- * never exceed a limit. When one refuses, what this call took is given back before the AppError is
- * thrown. Returns, per phone in order, the counters charged for its invite (to give back one invite).
+ * never exceed a limit; counters are taken in one order (kind, then phone). When one refuses, what
+ * this call took is given back before the AppError is thrown. Returns, per phone in order, the
+ * counters charged for its invite (to give back one invite).
  */
 export async function takeInviteQuota(
   db: Db,
@@ -47,7 +48,10 @@ export async function takeInviteQuota(
   }
   const perReceiver = (kind: 'receiver_day' | 'receiver_month', period: string, limit: number, code: LimitCode) => {
     if (limit <= 0) return;
-    for (const [phone, count] of perPhone) wanted.push({ use: { kind, subject: phone, period, count }, limit, code });
+    // Phones in one order for every call: callers run this inside a DB transaction, and two calls
+    // locking the same counters in different orders would deadlock on PostgreSQL.
+    const phones = [...perPhone].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const [phone, count] of phones) wanted.push({ use: { kind, subject: phone, period, count }, limit, code });
   };
   perReceiver('receiver_day', day, limits.receiverDailyLimit, 4114);
   perReceiver('receiver_month', month, limits.receiverMonthlyLimit, 4115);

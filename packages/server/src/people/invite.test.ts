@@ -6,7 +6,8 @@ import { signedInPartner } from '../partner-api/testing/partner-session.ts';
 import { epochSeconds } from '../store/database.ts';
 import { buildUser } from '../testing/factories.ts';
 import { openTestApp, type TestApp, type TestServices } from '../testing/test-services.ts';
-import { ABANDONED_CLAIM_SECONDS } from './invites.ts';
+import { ABANDONED_CLAIM_SECONDS, InviteBatch } from './invites.ts';
+import { personKey } from './person.ts';
 import { freshPhone as freshE164, typedPhone } from './test-support.ts';
 import { withoutMessage } from '../testing/responses.ts';
 
@@ -29,6 +30,8 @@ describe('POST /v2/wallet/invite', () => {
     app.inject({ method: 'POST', url: '/v2/wallet/invite', headers: token ? { authorization: token } : {}, payload: body as object });
   const db = () => services.store.db;
   const invitesOf = (partnerId: string) => db().selectFrom('person_invites').selectAll().where('partner_id', '=', partnerId).orderBy('name').execute();
+  const receiverCount = async (phone: string, kind: 'receiver_day' | 'receiver_month') =>
+    Number((await db().selectFrom('invite_counts').select('count').where('kind', '=', kind).where('subject', '=', phone).executeTakeFirst())?.count ?? 0);
   const senderCount = async (partnerId: string) =>
     Number((await db().selectFrom('invite_counts').select('count').where('kind', '=', 'sender_day').where('subject', '=', partnerId).executeTakeFirst())?.count ?? 0);
 
@@ -75,7 +78,7 @@ describe('POST /v2/wallet/invite', () => {
     const now = epochSeconds();
     // What a call killed between claiming and sending leaves behind, and what a live call holds.
     const claimed = (name: string, phone: string, createdAt: number) => ({
-      id: randomUUID(), partner_id: partner.id, phone: e164(phone), name, reserved_wallet_id: null, created_at: createdAt, sent_at: null,
+      id: randomUUID(), partner_id: partner.id, phone: e164(phone), name, reserved_wallet_id: null, created_at: createdAt, sent_at: null, quota_charges: null,
     });
     const abandoned = claimed('Han', abandonedPhone, now - ABANDONED_CLAIM_SECONDS - 1);
     const busy = claimed('Seo', busyPhone, now - 5);
@@ -93,6 +96,30 @@ describe('POST /v2/wallet/invite', () => {
     assert.deepEqual([refused.statusCode, refused.json().code], [400, 4113]);
     assert.deepEqual(await db().selectFrom('person_invites').selectAll().where('id', '=', busy.id).executeTakeFirst(), busy);
     assert.equal((await db().selectFrom('messenger_messages').select('id').where('to_phone', '=', e164(busyPhone)).execute()).length, 0);
+  });
+
+  test('the quota a stopped call took for an invite it never sent is given back when the next call takes the invite over', async () => {
+    const { partner, token } = await signedInPartner(app, services);
+    const phone = freshPhone();
+    const person = { name: 'Baek', phone: e164(phone) };
+    // A call killed after taking the quota and before sending: its invite row holds what it was charged.
+    const stopped = await InviteBatch.claim(services, partner.id, [person]);
+    await stopped.takeQuota();
+    const [claimedRow] = await invitesOf(partner.id);
+    assert.deepEqual(JSON.parse(claimedRow!.quota_charges!).map((charge: { kind: string }) => charge.kind), ['sender_day', 'receiver_day', 'receiver_month']);
+    assert.deepEqual([await senderCount(partner.id), await receiverCount(person.phone, 'receiver_day'), await receiverCount(person.phone, 'receiver_month')], [1, 1, 1]);
+    await db().updateTable('person_invites').set({ created_at: epochSeconds() - ABANDONED_CLAIM_SECONDS - 1 }).where('id', '=', claimedRow!.id).execute();
+
+    const answer = await invite(token, { to_person: [['Baek', phone]] });
+    assert.deepEqual([answer.statusCode, answer.json()], [200, { invited: 1 }]);
+    // Charged once, not twice: the stopped call's charges went back when the invite was taken over.
+    assert.deepEqual([await senderCount(partner.id), await receiverCount(person.phone, 'receiver_day'), await receiverCount(person.phone, 'receiver_month')], [1, 1, 1]);
+    const [row] = await invitesOf(partner.id);
+    assert.ok(row!.id !== claimedRow!.id && row!.sent_at !== null && row!.quota_charges !== null);
+    assert.equal((await db().selectFrom('messenger_messages').select('id').where('to_phone', '=', person.phone).execute()).length, 1);
+    // The stopped call, alive after all, can neither send nor give anything back twice.
+    await stopped.release([personKey(person)]);
+    assert.deepEqual([await senderCount(partner.id), (await invitesOf(partner.id)).length], [1, 1]);
   });
 
   test('4111 when any of them is a member', async () => {

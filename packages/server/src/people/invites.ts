@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, isAppError } from '../errors/app-error.ts';
 import type { Services } from '../services.ts';
-import { epochSeconds } from '../store/database.ts';
+import { epochSeconds, type Db } from '../store/database.ts';
 import { giveBackInviteQuota, takeInviteQuota, type InviteCounter } from './invite-quota.ts';
 import { personKey, type Person } from './person.ts';
 
@@ -56,6 +56,7 @@ export class InviteBatch {
         reserved_wallet_id: null,
         created_at: createdAt,
         sent_at: null,
+        quota_charges: null,
       }));
       const inserted = await services.store.db
         .insertInto('person_invites')
@@ -70,18 +71,8 @@ export class InviteBatch {
     }
     for (const person of people) {
       if (invites.has(personKey(person))) continue;
-      // A new id: should the stopped call still be alive after all, its release finds nothing.
-      const taken = await services.store.db
-        .updateTable('person_invites')
-        .set({ id: randomUUID(), created_at: createdAt })
-        .where('partner_id', '=', partnerId)
-        .where('phone', '=', person.phone)
-        .where('name', '=', person.name)
-        .where('sent_at', 'is', null)
-        .where('created_at', '<', createdAt - ABANDONED_CLAIM_SECONDS)
-        .returning('id')
-        .executeTakeFirst();
-      if (taken) invites.set(personKey(person), { id: taken.id, person, charges: [] });
+      const id = await takeOverAbandoned(services.store.db, partnerId, person, createdAt);
+      if (id) invites.set(personKey(person), { id, person, charges: [] });
     }
     return new InviteBatch(services, partnerId, invites);
   }
@@ -95,15 +86,25 @@ export class InviteBatch {
     return this.#invites.size;
   }
 
-  /** Takes the quota of every invite of the batch (4112, 4114, 4115); on a refusal the whole batch is released. */
+  /**
+   * Takes the quota of every invite of the batch (4112, 4114, 4115) and stores on each invite what it
+   * was charged, in one DB transaction, so an invite's charges are known whatever happens to this
+   * call later; on a refusal the whole batch is released.
+   */
   async takeQuota(): Promise<void> {
     const invites = [...this.#invites.values()];
     let charges: InviteCounter[][];
     try {
-      charges = await takeInviteQuota(this.#services.store.db, this.#services.config.invites, {
-        partnerId: this.#partnerId,
-        phones: invites.map((invite) => invite.person.phone),
-        timeZone: this.#services.config.timeZone,
+      charges = await this.#services.store.db.transaction().execute(async (trx) => {
+        const taken = await takeInviteQuota(trx, this.#services.config.invites, {
+          partnerId: this.#partnerId,
+          phones: invites.map((invite) => invite.person.phone),
+          timeZone: this.#services.config.timeZone,
+        });
+        for (const [index, invite] of invites.entries()) {
+          await trx.updateTable('person_invites').set({ quota_charges: JSON.stringify(taken[index]) }).where('id', '=', invite.id).execute();
+        }
+        return taken;
       });
     } catch (error) {
       await this.release(this.#invites.keys());
@@ -172,14 +173,47 @@ export class InviteBatch {
     return [...picked.values()];
   }
 
-  /** Deletes an invite row still in the state `sentAt` (null: unsent) and gives its quota back. */
+  /** Deletes an invite row still in the state `sentAt` (null: unsent) and gives its quota back, together. */
   async #remove(invite: ClaimedInvite, sentAt: number | null): Promise<void> {
-    const db = this.#services.store.db;
-    const deleted = await db
-      .deleteFrom('person_invites')
-      .where('id', '=', invite.id)
-      .where('sent_at', sentAt === null ? 'is' : '=', sentAt)
-      .executeTakeFirst();
-    if (deleted.numDeletedRows === 1n) await giveBackInviteQuota(db, invite.charges);
+    await this.#services.store.db.transaction().execute(async (trx) => {
+      const deleted = await trx
+        .deleteFrom('person_invites')
+        .where('id', '=', invite.id)
+        .where('sent_at', sentAt === null ? 'is' : '=', sentAt)
+        .executeTakeFirst();
+      if (deleted.numDeletedRows === 1n) await giveBackInviteQuota(trx, invite.charges);
+    });
   }
+}
+
+/**
+ * Takes over this partner's invite of `person` if a call that stopped left it unsent
+ * (ABANDONED_CLAIM_SECONDS): it gets a new id, so should that call still be alive after all, its
+ * send and release find nothing; and the quota that call took for it is given back in the same DB
+ * transaction, since the new owner takes its own. Returns the new id, or undefined.
+ */
+async function takeOverAbandoned(db: Db, partnerId: string, person: Person, now: number): Promise<string | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const abandoned = await trx
+      .selectFrom('person_invites')
+      .select(['id', 'quota_charges'])
+      .where('partner_id', '=', partnerId)
+      .where('phone', '=', person.phone)
+      .where('name', '=', person.name)
+      .where('sent_at', 'is', null)
+      .where('created_at', '<', now - ABANDONED_CLAIM_SECONDS)
+      .executeTakeFirst();
+    if (!abandoned) return undefined;
+    // Guarded by the old id: of two calls taking it over at once, one finds it gone.
+    const id = randomUUID();
+    const taken = await trx
+      .updateTable('person_invites')
+      .set({ id, created_at: now, quota_charges: null })
+      .where('id', '=', abandoned.id)
+      .where('sent_at', 'is', null)
+      .executeTakeFirst();
+    if (taken.numUpdatedRows !== 1n) return undefined;
+    if (abandoned.quota_charges) await giveBackInviteQuota(trx, JSON.parse(abandoned.quota_charges) as InviteCounter[]);
+    return id;
+  });
 }

@@ -418,6 +418,8 @@ export interface PersonInviteTable {
   created_at: number;
   /** When the message went to the messenger; null while the invite waits for its card. */
   sent_at: number | null;
+  /** JSON array of the invite counters this invite was charged to; null until its quota is taken. */
+  quota_charges: string | null;
 }
 
 /** Invites counted against the limits: per partner and day, per receiving phone and day or month. */

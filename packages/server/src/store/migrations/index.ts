@@ -6,6 +6,7 @@ import * as cardIndex from './004-card-index.ts';
 import * as cards from './005-cards.ts';
 import * as people from './006-people.ts';
 import * as uniqueMember from './007-unique-member.ts';
+import * as inviteCharges from './008-invite-charges.ts';
 
 export type StoreDialect = 'sqlite' | 'postgres';
 export interface MigrationContext {
@@ -25,6 +26,7 @@ const migrations: Record<string, MigrationModule> = {
   '005-cards': cards,
   '006-people': people,
   '007-unique-member': uniqueMember,
+  '008-invite-charges': inviteCharges,
 };
 
 export function migrationProvider(context: MigrationContext): MigrationProvider {
