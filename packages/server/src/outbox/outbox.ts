@@ -50,8 +50,8 @@ const STALLED_MS = 300;
 const STUCK_MS = 1_500;
 /**
  * One in this many of a group's signatures is made on the main thread rather than the signing
- * worker. Measured with the outbox bench on 2 cores: a third gave about 5% more throughput, a half
- * none (the main thread then becomes the slower side).
+ * worker. Measured with the outbox bench on 2 cores: a third gave about 5% more throughput than
+ * none; a half or all could not be told apart from a third (docs/architecture.md, "Throughput").
  */
 const THIS_THREAD_SHARE = 3;
 /** Rows per multi-row insert (kept under SQLite's bound-parameter limit). */
