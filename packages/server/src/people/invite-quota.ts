@@ -20,44 +20,55 @@ interface CounterUse extends InviteCounter {
 
 type LimitCode = 4112 | 4114 | 4115;
 
+/** The counters one call will take, in the order they are taken, and what each invite is charged. */
+export interface InviteQuotaPlan {
+  uses: Array<{ use: CounterUse; limit: number; code: LimitCode }>;
+  /** Per phone of the call, in order: the counters its invite is charged (to give back one invite). */
+  charges: InviteCounter[][];
+}
+
 /**
- * Takes the invite quota of one call: one invite from `partnerId` to each of `phones` (a phone may
- * come more than once: one per invited person). Counters, in this order: the partner's day
+ * The invite quota of one call: one invite from `partnerId` to each of `phones` (a phone may come
+ * more than once: one per invited person). Counters, in this order: the partner's day
  * (`senderDailyLimit`, 4112), each phone's day (`receiverDailyLimit`, 4114), each phone's month
- * (`receiverMonthlyLimit`, 4115); a limit of 0 is not counted. Each is one conditional UPDATE
- * (`count + n <= limit`) after an insert-if-missing, so parallel calls in any number of processes
- * never exceed a limit; counters are taken in one order (kind, then phone). When one refuses, what
- * this call took is given back before the AppError is thrown. Returns, per phone in order, the
- * counters charged for its invite (to give back one invite).
+ * (`receiverMonthlyLimit`, 4115); a limit of 0 is not counted. Phones are in one order for every
+ * call: callers take the quota inside a DB transaction, and two calls locking the same counters in
+ * different orders would deadlock on PostgreSQL.
  */
-export async function takeInviteQuota(
-  db: Db,
+export function planInviteQuota(
   limits: Readonly<Config['invites']>,
   input: { partnerId: string; phones: readonly string[]; timeZone: string; now?: Date },
-): Promise<InviteCounter[][]> {
+): InviteQuotaPlan {
   const now = input.now ?? new Date();
   const day = dayKey(now, input.timeZone);
   const month = monthKey(now, input.timeZone);
   const perPhone = new Map<string, number>();
   for (const phone of input.phones) perPhone.set(phone, (perPhone.get(phone) ?? 0) + 1);
+  const phones = [...perPhone].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
-  const wanted: Array<{ use: CounterUse; limit: number; code: LimitCode }> = [];
+  const uses: InviteQuotaPlan['uses'] = [];
   if (limits.senderDailyLimit > 0 && input.phones.length > 0) {
     const use: CounterUse = { kind: 'sender_day', subject: input.partnerId, period: day, count: input.phones.length };
-    wanted.push({ use, limit: limits.senderDailyLimit, code: 4112 });
+    uses.push({ use, limit: limits.senderDailyLimit, code: 4112 });
   }
   const perReceiver = (kind: 'receiver_day' | 'receiver_month', period: string, limit: number, code: LimitCode) => {
     if (limit <= 0) return;
-    // Phones in one order for every call: callers run this inside a DB transaction, and two calls
-    // locking the same counters in different orders would deadlock on PostgreSQL.
-    const phones = [...perPhone].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    for (const [phone, count] of phones) wanted.push({ use: { kind, subject: phone, period, count }, limit, code });
+    for (const [phone, count] of phones) uses.push({ use: { kind, subject: phone, period, count }, limit, code });
   };
   perReceiver('receiver_day', day, limits.receiverDailyLimit, 4114);
   perReceiver('receiver_month', month, limits.receiverMonthlyLimit, 4115);
-  if (wanted.length === 0) return input.phones.map(() => []);
+  const charged = (phone: string) =>
+    uses.filter(({ use }) => use.kind === 'sender_day' || use.subject === phone).map(({ use }) => counterOf(use));
+  return { uses, charges: input.phones.map(charged) };
+}
 
-  for (const chunk of chunks(wanted, 200)) {
+/**
+ * Takes a planned quota. Each counter is one conditional UPDATE (`count + n <= limit`) after an
+ * insert-if-missing, so parallel calls in any number of processes never exceed a limit. When one
+ * refuses, what this call took is given back before the AppError is thrown.
+ */
+export async function takeInviteQuota(db: Db, plan: InviteQuotaPlan): Promise<void> {
+  for (const chunk of chunks(plan.uses, 200)) {
     await db
       .insertInto('invite_counts')
       .values(chunk.map(({ use }) => ({ kind: use.kind, subject: use.subject, period: use.period, count: 0 })))
@@ -65,7 +76,7 @@ export async function takeInviteQuota(
       .execute();
   }
   const taken: CounterUse[] = [];
-  for (const { use, limit, code } of wanted) {
+  for (const { use, limit, code } of plan.uses) {
     const result = await db
       .updateTable('invite_counts')
       .set((eb) => ({ count: eb('count', '+', use.count) }))
@@ -80,9 +91,6 @@ export async function takeInviteQuota(
     }
     taken.push(use);
   }
-  const charged = (phone: string) =>
-    wanted.filter(({ use }) => use.kind === 'sender_day' || use.subject === phone).map(({ use }) => counterOf(use));
-  return input.phones.map(charged);
 }
 
 /** Gives back one use of each counter listed (a counter may be listed once per invite it charged). */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError, isAppError } from '../errors/app-error.ts';
 import type { Services } from '../services.ts';
 import { epochSeconds, type Db } from '../store/database.ts';
-import { giveBackInviteQuota, takeInviteQuota, type InviteCounter } from './invite-quota.ts';
+import { giveBackInviteQuota, planInviteQuota, takeInviteQuota, type InviteCounter } from './invite-quota.ts';
 import { personKey, type Person } from './person.ts';
 
 /** Messages handed to the messenger at once. */
@@ -89,29 +89,29 @@ export class InviteBatch {
   /**
    * Takes the quota of every invite of the batch (4112, 4114, 4115) and stores on each invite what it
    * was charged, in one DB transaction, so an invite's charges are known whatever happens to this
-   * call later; on a refusal the whole batch is released.
+   * call later; on a refusal the whole batch is released. The invites (this call's own rows) are
+   * written first and the shared counters last, so the counters stay locked for the least time.
    */
   async takeQuota(): Promise<void> {
     const invites = [...this.#invites.values()];
-    let charges: InviteCounter[][];
+    const plan = planInviteQuota(this.#services.config.invites, {
+      partnerId: this.#partnerId,
+      phones: invites.map((invite) => invite.person.phone),
+      timeZone: this.#services.config.timeZone,
+    });
     try {
-      charges = await this.#services.store.db.transaction().execute(async (trx) => {
-        const taken = await takeInviteQuota(trx, this.#services.config.invites, {
-          partnerId: this.#partnerId,
-          phones: invites.map((invite) => invite.person.phone),
-          timeZone: this.#services.config.timeZone,
-        });
+      await this.#services.store.db.transaction().execute(async (trx) => {
         for (const [index, invite] of invites.entries()) {
-          await trx.updateTable('person_invites').set({ quota_charges: JSON.stringify(taken[index]) }).where('id', '=', invite.id).execute();
+          await trx.updateTable('person_invites').set({ quota_charges: JSON.stringify(plan.charges[index]) }).where('id', '=', invite.id).execute();
         }
-        return taken;
+        await takeInviteQuota(trx, plan);
       });
     } catch (error) {
       await this.release(this.#invites.keys());
       throw error;
     }
     invites.forEach((invite, index) => {
-      invite.charges = charges[index]!;
+      invite.charges = plan.charges[index]!;
     });
   }
 

@@ -5,7 +5,7 @@ import type { Messenger } from '../messenger/index.ts';
 import { buildUser } from '../testing/factories.ts';
 import { openTestServices, type TestServices } from '../testing/test-services.ts';
 import { dayKey, monthKey } from '../time.ts';
-import { takeInviteQuota } from './invite-quota.ts';
+import { planInviteQuota, takeInviteQuota } from './invite-quota.ts';
 import { parsePersonPair, resolvePeople, type Person } from './index.ts';
 import { freshPhone, refusedWith } from './test-support.ts';
 
@@ -165,7 +165,7 @@ describe('resolvePeople', () => {
     otherDay.setUTCDate(now.getUTCDate() === 1 ? 2 : 1);
     assert.equal(monthKey(otherDay, 'UTC'), monthKey(now, 'UTC'));
     assert.notEqual(dayKey(otherDay, 'UTC'), dayKey(now, 'UTC'));
-    await takeInviteQuota(db(), LIMITS, { partnerId: partnerId(), phones: [phone, phone], timeZone: 'UTC', now: otherDay });
+    await takeInviteQuota(db(), planInviteQuota(LIMITS, { partnerId: partnerId(), phones: [phone, phone], timeZone: 'UTC', now: otherDay }));
 
     await resolvePeople(services, { partnerId: partnerId(), people: [person('Yoon', phone)] });
     assert.deepEqual([await count('receiver_day', phone), await count('receiver_month', phone)], [3, 3], 'two days: 2 + 1');
