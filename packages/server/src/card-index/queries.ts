@@ -55,6 +55,8 @@ export interface ListCardsByOwnerInput {
   owner: string;
   /** Only the cards of this contract. */
   contract?: string | undefined;
+  /** Only the cards that came to the owner from this address (escrow deposits of one partner). */
+  sender?: string | undefined;
   /** nextCursor of the previous page; absent or '' for the first page. */
   cursor?: string | undefined;
   limit: number;
@@ -90,6 +92,7 @@ export async function listCardsByOwner(db: Db, input: ListCardsByOwnerInput): Pr
     .where('owner', '<=', owner)
     .where('burned', '=', 0);
   if (contract) query = query.where('contract', '=', contract);
+  if (input.sender !== undefined) query = query.where('sender', '=', addressArgument(input.sender, 'sender'));
   if (!after) query = query.where('owner', '>=', owner);
   else if (contract) query = query.where((eb) => eb(eb.refTuple('owner', 'token_id'), '>', eb.tuple(owner, after.tokenId)));
   else query = query.where((eb) => eb(eb.refTuple('owner', 'contract', 'token_id'), '>', eb.tuple(owner, after.contract, after.tokenId)));

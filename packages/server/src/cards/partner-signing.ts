@@ -1,6 +1,6 @@
-import type { Address } from 'viem';
+import type { Address, Hex } from 'viem';
 import { AppError } from '../errors/app-error.ts';
-import { OutboxRefusal, type TransactionSigner } from '../outbox/outbox.ts';
+import { OutboxRefusal, type OutboxTransaction, type TransactionSigner } from '../outbox/outbox.ts';
 import type { Services } from '../services.ts';
 import type { PartnerRow } from '../store/schema.ts';
 
@@ -76,4 +76,26 @@ export async function waitUntilMined<T>(services: Services, wait: (timeoutMs: nu
     }
     throw error;
   }
+}
+
+/**
+ * Sends one transaction to a card contract (or, with `to`, to the escrow) through the outbox and
+ * waits until it is mined (see waitUntilMined). Refusals become their codes (transactionRefusalError).
+ */
+export async function submitPartnerTransaction(
+  services: Services,
+  contract: Pick<PartnerCardContract, 'chain' | 'address'>,
+  signer: TransactionSigner,
+  idempotencyKey: string,
+  data: Hex,
+  to: Address = contract.address,
+): Promise<{ transaction: OutboxTransaction }> {
+  let submitted;
+  try {
+    submitted = await services.outbox.submit({ idempotencyKey, chain: contract.chain, signer, to, data });
+  } catch (error) {
+    throw transactionRefusalError(error);
+  }
+  const transaction = await waitUntilMined(services, (timeoutMs) => services.outbox.waitForFinal(submitted.id, timeoutMs));
+  return { transaction };
 }

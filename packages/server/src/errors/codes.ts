@@ -56,6 +56,10 @@ export const errorCodes = {
   4115: { http: 400, message: 'receiver monthly limit exceeded' },
   4201: { http: 400, message: 'card is not held by the partner' },
   4202: { http: 400, message: 'insufficient funds for the transaction fee' },
+  4203: { http: 400, message: 'escrow is not approved for the contract' },
+  4204: { http: 400, message: 'card is not in escrow' },
+  4205: { http: 400, message: 'card was already claimed' },
+  4206: { http: 404, message: 'claim link is not valid' },
   4700: { http: 400, message: 'no transaction receipt' },
 
   // Family B

@@ -6,13 +6,15 @@ import { uploadRoutes } from '../uploads/routes.ts';
 import { inviteRoutes } from '../people/routes.ts';
 import { partnerCardRoutes } from '../cards/routes.ts';
 import { clientAddressKey } from '../sign-in-guard/client-address.ts';
+import { escrowRoutes } from '../escrow/routes.ts';
 import { credentialRoutes } from './credentials/routes.ts';
 import { assertPartnerProgramOpen } from './program-window.ts';
 import { signInRoutes } from './sign-in/routes.ts';
 
 /**
  * What Family A answers for a failure outside the listed codes (the specification: HTTP 500 with a
- * plain-text message on these operations, an empty body on the others), by method and route.
+ * plain-text message on these operations, the code and err pair on the escrow operations, an empty
+ * body on the others), by method and route.
  */
 const UNLISTED_FAILURE_TEXT: Readonly<Record<string, string>> = {
   'POST /v2/partner/auth': 'failed to sign in',
@@ -25,8 +27,7 @@ const UNLISTED_FAILURE_TEXT: Readonly<Record<string, string>> = {
 };
 
 /**
- * Family A, the partner API. Every route registered in here (A1 to A6 so far; later Family A
- * modules belong here too) first passes, in this order:
+ * Family A, the partner API. Every route registered in here (A1 to A20) first passes, in this order:
  * 1. the program window: after `partnerProgram.endsAt` every call answers 440;
  * 2. the per-address rate limit (`partnerApi.rateLimit`): 429 with Retry-After;
  * 3. on authorised routes, the access token (`authenticatePartner` onRequest hook).
@@ -37,7 +38,9 @@ export const partnerApiRoutes: FastifyPluginAsync = async (app) => {
     // Listed codes and refused requests: the app's handler answers them with the registry's body.
     if (isAppError(error) || isRefusedRequest(error)) throw error;
     request.log.error(error);
-    const text = UNLISTED_FAILURE_TEXT[`${request.method} ${request.routeOptions.url}`];
+    const route = request.routeOptions.url ?? '';
+    if (route === '/v2/escrow' || route.startsWith('/v2/escrow/')) return reply.status(500).send(new AppError(500).toBody());
+    const text = UNLISTED_FAILURE_TEXT[`${request.method} ${route}`];
     return text ? reply.status(500).type('text/plain; charset=utf-8').send(text) : reply.status(500).send();
   });
   app.addHook('onRequest', async () => {
@@ -60,4 +63,5 @@ export const partnerApiRoutes: FastifyPluginAsync = async (app) => {
   await app.register(inviteRoutes);
   await app.register(partnerCardRoutes);
   await app.register(cardListRoutes);
+  await app.register(escrowRoutes);
 };

@@ -1,9 +1,10 @@
 import type { Config } from '../config/config.ts';
 import type { Person } from './person.ts';
+import { walletWebUrl } from '../wallet-app/web-url.ts';
 
 /** Where a person signs up: the wallet's web host (`a2a.links.webUrl`), or this service. */
 export function signUpUrl(config: Readonly<Config>): string {
-  return config.a2a.links.webUrl ?? config.publicUrl;
+  return walletWebUrl(config);
 }
 
 /** The invite that goes with a card minted or sent to a person who is not a member (A8, A11). */

@@ -32,6 +32,7 @@ export interface Database {
   person_invites: PersonInviteTable;
   invite_counts: InviteCountTable;
   messenger_messages: MessengerMessageTable;
+  escrow_claims: EscrowClaimTable;
 }
 
 export type KeyOwnerType = 'operator' | 'partner' | 'user' | 'fee_payer';
@@ -453,6 +454,33 @@ export type UserRow = Selectable<UserTable>;
 export type ReservedWalletRow = Selectable<ReservedWalletTable>;
 export type PersonInviteRow = Selectable<PersonInviteTable>;
 export type OutboxRow = Selectable<OutboxTransactionTable>;
+/** A card put into escrow by A17, behind the claim link `{web_url}/claim/<id>#<secret>`. */
+export interface EscrowClaimTable {
+  /** The claim link's id (base64url, 22 characters). */
+  id: string;
+  chain: string;
+  /** Lower-case address of the escrow contract holding the card. */
+  escrow_address: string;
+  nft_id: number;
+  /** Lower-case address of the card contract. */
+  contract: string;
+  token_id: number;
+  partner_id: string;
+  /** Lower-case address that deposited the card (the partner's). */
+  depositor: string;
+  /** keccak256 of the 32-byte secret, 0x hex: what the escrow contract checks. */
+  claim_hash: string;
+  /** Idempotency key of the deposit transaction in the outbox. */
+  deposit_key: string;
+  /** The member who claimed it first; null while unclaimed. */
+  claimed_by: string | null;
+  /** Lower-case address the card was claimed to. */
+  claimed_to: string | null;
+  created_ms: number;
+  updated_ms: number;
+}
+
+export type EscrowClaimRow = Selectable<EscrowClaimTable>;
 export type NftContractRow = Selectable<NftContractTable>;
 export type A2aRequestRow = Selectable<A2aRequestTable>;
 export type WalletSessionRow = Selectable<WalletSessionTable>;

@@ -2,8 +2,9 @@ import type { FastifyPluginAsync } from 'fastify';
 
 /**
  * The minimal web wallet that the universal link `{web_url}/?target=/a2a?request_key=K` opens:
- * sign in, see exactly what the request will do, approve with the PIN or cancel. Plain HTML and one
- * script, no build step; it only calls the wallet-app API. The full wallet app replaces it later.
+ * sign in, see exactly what the request will do, approve with the PIN or cancel. The escrow claim
+ * link `{web_url}/claim/<id>#<secret>` opens it too: sign in, see the card, claim it. Plain HTML and
+ * one script, no build step; it only calls the wallet-app API.
  */
 export const walletPageRoutes: FastifyPluginAsync = async (app) => {
   const headers = {
@@ -14,6 +15,8 @@ export const walletPageRoutes: FastifyPluginAsync = async (app) => {
     'cache-control': 'no-store',
   };
   app.get('/', async (_request, reply) => reply.headers(headers).type('text/html; charset=utf-8').send(WALLET_PAGE_HTML));
+  // The secret is in the fragment, which browsers never send: the server sees the id alone.
+  app.get('/claim/:claim_id', async (_request, reply) => reply.headers(headers).type('text/html; charset=utf-8').send(WALLET_PAGE_HTML));
   app.get('/wallet-app.js', async (_request, reply) =>
     reply.headers(headers).type('text/javascript; charset=utf-8').send(WALLET_PAGE_SCRIPT),
   );
@@ -61,6 +64,12 @@ export const WALLET_PAGE_HTML = `<!doctype html>
     </div>
   </form>
 </section>
+<section id="claim" hidden>
+  <h2>A card for you</h2>
+  <p class="summary" id="claim-summary"></p>
+  <table><tbody id="claim-details"></tbody></table>
+  <button class="primary" id="claim-button" type="button" hidden>Claim the card</button>
+</section>
 <section id="outcome" hidden>
   <h2>Result</h2>
   <table><tbody id="outcome-details"></tbody></table>
@@ -82,6 +91,14 @@ export const WALLET_PAGE_SCRIPT = String.raw`'use strict';
     var target = new URLSearchParams(location.search).get('target') || '';
     var match = /^\/a2a\?(.*)$/.exec(target);
     return match ? new URLSearchParams(match[1]).get('request_key') : null;
+  }
+
+  // A claim link: /claim/<id>#<secret>. The secret stays in the page and goes only in request bodies.
+  function claimLink() {
+    var match = /^\/claim\/([A-Za-z0-9_-]{22})$/.exec(location.pathname);
+    if (!match) return null;
+    var secret = location.hash.replace(/^#/, '');
+    return { id: match[1], secret: /^[0-9a-fA-F]{64}$/.test(secret) ? secret : null };
   }
 
   function say(text, kind) { var m = $('message'); m.textContent = text || ''; m.className = kind || ''; }
@@ -201,13 +218,36 @@ export const WALLET_PAGE_SCRIPT = String.raw`'use strict';
     say('');
   }
 
+  var CLAIM_STATUS = { in_escrow: 'Waiting for you to claim it', claimed: 'Claimed', not_in_escrow: 'No longer available: the sender took it back' };
+
+  function showClaim(card) {
+    $('claim').hidden = false;
+    $('claim-summary').textContent = (card.partner || 'A partner') + ' sent you the card "' + (card.name || ('#' + card.card_id)) + '".';
+    rows($('claim-details'), [['Card', card.name], ['From', card.partner], ['Card id', String(card.card_id)], ['Contract', card.contract_address],
+      ['Chain', card.chain], ['Status', CLAIM_STATUS[card.status] || card.status], ['Claimed to', card.claimed_to], ['Transaction', card.tx_hash]]);
+    $('claim-button').hidden = card.status !== 'in_escrow';
+  }
+
+  async function loadClaim(link) {
+    if (!link.secret) { say('This claim link is incomplete: open the whole link you were sent.', 'error'); return; }
+    var answer = await api('POST', '/claims/' + link.id + '/view', { secret: link.secret });
+    if (!answer.ok) { say(problem(answer.data), 'error'); return; }
+    showClaim(answer.data);
+    say('');
+  }
+
   async function start() {
-    if (!sessionStorage.getItem(TOKEN)) { $('sign-in').hidden = false; say(requestKey() ? 'Sign in to see the request.' : ''); return; }
+    var link = claimLink();
+    if (!sessionStorage.getItem(TOKEN)) {
+      $('sign-in').hidden = false;
+      say(link ? 'Sign in to claim the card.' : requestKey() ? 'Sign in to see the request.' : '');
+      return;
+    }
     var me = await api('GET', '/me');
     if (!me.ok) { $('sign-in').hidden = false; return; }
     $('member').hidden = false;
     $('member-name').textContent = me.data.name + ' (' + me.data.main_address + ')';
-    await loadRequest();
+    if (link) await loadClaim(link); else await loadRequest();
   }
 
   $('sign-in').addEventListener('submit', async function (event) {
@@ -240,6 +280,20 @@ export const WALLET_PAGE_SCRIPT = String.raw`'use strict';
     var answer = await api('POST', '/a2a/requests/' + encodeURIComponent(view.request_key) + '/cancel');
     if (answer.ok) { showOutcome(answer.data, false); say('Canceled.', 'ok'); } else say(problem(answer.data), 'error');
   });
+
+  $('claim-button').addEventListener('click', async function () {
+    var link = claimLink();
+    $('claim-button').disabled = true;
+    say('Claiming...');
+    var answer = await api('POST', '/claims/' + link.id + '/claim', { secret: link.secret });
+    $('claim-button').disabled = false;
+    if (!answer.ok) { say(problem(answer.data), 'error'); return; }
+    showClaim(answer.data);
+    say('The card is yours.', 'ok');
+  });
+
+  // Another link pasted into the address bar changes only the fragment: start over with it.
+  window.addEventListener('hashchange', function () { if (claimLink()) location.reload(); });
 
   start().catch(function (error) { say(String(error), 'error'); });
 })();

@@ -11,6 +11,7 @@ import { authenticate, signIn, signOut, summarize, type Session } from './sessio
 import { clientAddressKey } from '../sign-in-guard/client-address.ts';
 import { withRetryAfter } from '../sign-in-guard/retry-after.ts';
 import { cardHolderRoutes } from '../cards/holder/routes.ts';
+import { claimRoutes } from '../escrow/claim-routes.ts';
 
 export const SignInBody = Type.Object({
   email: Type.String({ minLength: 3, maxLength: 254 }),
@@ -21,7 +22,7 @@ export const RequestKeyParams = Type.Object({ request_key: Type.String() });
 
 /**
  * The wallet-app API under /v2/wallet-app: what the wallet app (and the built-in web page) uses to
- * sign a member in and to open, approve or cancel App2App requests. Every route but sign-in needs
+ * sign a member in, to open, approve or cancel App2App requests, and to claim escrow links. Every route but sign-in needs
  * `Authorization: Bearer <session_token>`. Errors: `{ code, err }` (+ `message` with detail), or the
  * keyed body of B3 for a request key in error.
  */
@@ -85,4 +86,5 @@ export const walletAppRoutes: FastifyPluginAsync<{ listener: RequestChangeListen
   });
 
   await app.register(cardHolderRoutes);
+  await app.register(claimRoutes);
 };

@@ -193,7 +193,7 @@ function fakePage(search: string, app: App) {
   const pending: Promise<unknown>[] = [];
   const context = vm.createContext({
     document: { getElementById: element, createElement: make },
-    location: { search, reload() {} },
+    location: { search, pathname: '/', hash: '', reload() {} },
     sessionStorage: {
       getItem: (key: string) => storage.get(key) ?? null,
       setItem: (key: string, value: string) => storage.set(key, value),
@@ -206,7 +206,7 @@ function fakePage(search: string, app: App) {
       pending.push(call);
       return call;
     },
-    window: {},
+    window: { addEventListener() {} },
     URL,
     URLSearchParams,
     TextEncoder,

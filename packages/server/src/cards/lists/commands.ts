@@ -93,7 +93,7 @@ export async function listPartnerNftCards(
 }
 
 /** The card index's keyset page; its cursor refusals become 400. */
-async function listCards(services: Services, input: ListCardsByOwnerInput): Promise<CardPage> {
+export async function listCards(services: Services, input: ListCardsByOwnerInput): Promise<CardPage> {
   try {
     return await services.cardIndex.listByOwner(input);
   } catch (error) {
@@ -102,7 +102,7 @@ async function listCards(services: Services, input: ListCardsByOwnerInput): Prom
   }
 }
 
-function listedCard(services: Services, nftId: number, card: IndexedCard): ListedCard {
+export function listedCard(services: Services, nftId: number, card: IndexedCard): ListedCard {
   return {
     created_at: card.mintedAt ?? card.updatedAt,
     updated_at: card.updatedAt,
@@ -113,6 +113,6 @@ function listedCard(services: Services, nftId: number, card: IndexedCard): Liste
 }
 
 /** The image configured for a card contract (`a2a.cardImages`, shared with B4's symbol_img), or ''. */
-function cardImage(services: Services, contract: string): string {
+export function cardImage(services: Services, contract: string): string {
   return services.config.a2a.cardImages[contract.toLowerCase()] ?? '';
 }

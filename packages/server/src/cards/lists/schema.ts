@@ -1,4 +1,4 @@
-import Type, { type Static } from 'typebox';
+import Type, { type Static, type TSchema } from 'typebox';
 
 /** A card of the A12 and A13 lists: the Card table of the specification without owner and sender. */
 export const ListedCard = Type.Object({
@@ -51,11 +51,16 @@ export const NftCardListQuery = Type.Object({
   cursor: Type.Optional(Type.String({ description: 'next_cursor of the previous page, or cards_next_cursor of A12' })),
 });
 
+/** A page of one card contract's cards (A13, A18): the contract's name and image, cards, next_cursor. */
+export function contractCardPage<Card extends TSchema>(card: Card) {
+  return Type.Object({
+    name: Type.String(),
+    symbol_img: Type.String(),
+    cards: Type.Array(card),
+    next_cursor: Type.String(),
+  });
+}
+
 /** A13 answer. */
-export const NftCardListAnswer = Type.Object({
-  name: Type.String(),
-  symbol_img: Type.String(),
-  cards: Type.Array(ListedCard),
-  next_cursor: Type.String(),
-});
+export const NftCardListAnswer = contractCardPage(ListedCard);
 export type NftCardListAnswer = Static<typeof NftCardListAnswer>;

@@ -6,7 +6,7 @@ import type { TransactionSigner } from '../../outbox/outbox.ts';
 import type { Services } from '../../services.ts';
 import type { PartnerRow } from '../../store/schema.ts';
 import { chainHolderOf } from '../metadata/designs.ts';
-import { cardContractById, transactionRefusalError, unlockPartnerKey, waitUntilMined, type PartnerCardContract } from '../partner-signing.ts';
+import { cardContractById, submitPartnerTransaction, unlockPartnerKey, type PartnerCardContract } from '../partner-signing.ts';
 
 export interface SendCardInput {
   partner: PartnerRow;
@@ -53,7 +53,8 @@ export async function transferCard(
     functionName: 'transferFrom',
     args: [input.signer.address, input.to.toLowerCase() as Address, BigInt(input.cardId)],
   });
-  return submitCardTransaction(services, input.contract, input.signer, `card-send:${randomUUID()}`, data);
+  const { transaction } = await submitPartnerTransaction(services, input.contract, input.signer, `card-send:${randomUUID()}`, data);
+  return { hash: transaction.txHash };
 }
 
 export interface BurnCardInput {
@@ -67,29 +68,13 @@ export interface BurnCardInput {
 export async function burnCard(services: Services, input: BurnCardInput): Promise<{ hash: Hex }> {
   await assertPartnerHolds(services, input.partner, input.contract, input.cardId);
   const signer = await unlockPartnerKey(services, input.partner, input.pin);
-  return submitCardTransaction(services, input.contract, signer, `card-burn:${randomUUID()}`,
-    encodeFunctionData({ abi: cardNftAbi, functionName: 'burn', args: [BigInt(input.cardId)] }));
+  const data = encodeFunctionData({ abi: cardNftAbi, functionName: 'burn', args: [BigInt(input.cardId)] });
+  const { transaction } = await submitPartnerTransaction(services, input.contract, signer, `card-burn:${randomUUID()}`, data);
+  return { hash: transaction.txHash };
 }
 
 async function assertPartnerHolds(services: Services, partner: PartnerRow, contract: PartnerCardContract, cardId: number): Promise<void> {
   const holder = await chainHolderOf(services, contract, cardId);
   if (!holder) throw new AppError(404, { detail: `card ${cardId} does not exist` });
   if (holder !== partner.main_address.toLowerCase()) throw new AppError(4201);
-}
-
-async function submitCardTransaction(
-  services: Services,
-  contract: PartnerCardContract,
-  signer: TransactionSigner,
-  idempotencyKey: string,
-  data: Hex,
-): Promise<{ hash: Hex }> {
-  let transaction;
-  try {
-    transaction = await services.outbox.submit({ idempotencyKey, chain: contract.chain, signer, to: contract.address, data });
-  } catch (error) {
-    throw transactionRefusalError(error);
-  }
-  await waitUntilMined(services, (timeoutMs) => services.outbox.waitForFinal(transaction.id, timeoutMs));
-  return { hash: transaction.txHash };
 }

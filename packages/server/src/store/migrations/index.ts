@@ -7,6 +7,7 @@ import * as cards from './005-cards.ts';
 import * as people from './006-people.ts';
 import * as uniqueMember from './007-unique-member.ts';
 import * as inviteCharges from './008-invite-charges.ts';
+import * as escrowClaims from './009-escrow-claims.ts';
 
 export type StoreDialect = 'sqlite' | 'postgres';
 export interface MigrationContext {
@@ -27,6 +28,7 @@ const migrations: Record<string, MigrationModule> = {
   '006-people': people,
   '007-unique-member': uniqueMember,
   '008-invite-charges': inviteCharges,
+  '009-escrow-claims': escrowClaims,
 };
 
 export function migrationProvider(context: MigrationContext): MigrationProvider {

@@ -1,0 +1,26 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { authenticate } from '../wallet-app/sessions.ts';
+import { claimCard, viewClaim } from './claims.ts';
+import { ClaimParams, ClaimSecretBody } from './schema.ts';
+
+/**
+ * The claim link's side of escrow, in the wallet-app API (Bearer session). The secret travels in
+ * the body, never in a path or query, so it stays out of request logs:
+ * - `POST /v2/wallet-app/claims/:claim_id/view`: the card behind the link and where it stands;
+ * - `POST /v2/wallet-app/claims/:claim_id/claim`: claims it to the member's address.
+ */
+export const claimRoutes: FastifyPluginAsync = async (parent) => {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
+  const services = app.services;
+
+  app.post('/v2/wallet-app/claims/:claim_id/view', { schema: { params: ClaimParams, body: ClaimSecretBody } }, async (request) => {
+    await authenticate(services, request.headers.authorization);
+    return viewClaim(services, { claimId: request.params.claim_id, secret: request.body.secret });
+  });
+
+  app.post('/v2/wallet-app/claims/:claim_id/claim', { schema: { params: ClaimParams, body: ClaimSecretBody } }, async (request) => {
+    const { member } = await authenticate(services, request.headers.authorization);
+    return claimCard(services, member, { claimId: request.params.claim_id, secret: request.body.secret });
+  });
+};

@@ -1,0 +1,146 @@
+import { encodeFunctionData, keccak256, type Address, type Hex } from 'viem';
+import { cardEscrowAbi } from '@wallet-service/contracts';
+import { cardUri } from '../cards/card-uri.ts';
+import { findMintedCardDesign } from '../cards/metadata/designs.ts';
+import { transactionRefusalError, waitUntilMined } from '../cards/partner-signing.ts';
+import { AppError } from '../errors/app-error.ts';
+import { OutboxRefusal } from '../outbox/outbox.ts';
+import type { Services } from '../services.ts';
+import type { EscrowClaimRow, UserRow } from '../store/schema.ts';
+
+/** Where a claimed card stands, as the chain says. */
+export type ClaimStatus = 'in_escrow' | 'claimed' | 'not_in_escrow';
+
+export interface ClaimView {
+  claim_id: string;
+  chain: string;
+  nft_id: number;
+  card_id: number;
+  contract_address: string;
+  card_uri: string;
+  /** The card's name, from its mint. */
+  name: string;
+  /** The service name of the partner that put the card into escrow. */
+  partner: string;
+  status: ClaimStatus;
+  /** Where the card went, once claimed through this link. */
+  claimed_to: string | null;
+}
+
+export interface ClaimInput {
+  claimId: string;
+  /** The link's fragment: 32 bytes of hex. */
+  secret: string;
+}
+
+/**
+ * The card behind a claim link, for a signed-in member who has the whole link. An unknown id and a
+ * wrong secret answer the same 4206, so the id alone (which may reach logs) tells nothing.
+ */
+export async function viewClaim(services: Services, input: ClaimInput): Promise<ClaimView> {
+  const row = await findClaim(services, input);
+  const [status, design, partner] = await Promise.all([
+    claimStatus(services, row),
+    findMintedCardDesign(services, { chain: row.chain, address: row.contract }, Number(row.token_id)),
+    services.store.db.selectFrom('partners').select('service_name').where('id', '=', row.partner_id).executeTakeFirst(),
+  ]);
+  return {
+    claim_id: row.id,
+    chain: row.chain,
+    nft_id: Number(row.nft_id),
+    card_id: Number(row.token_id),
+    contract_address: row.contract,
+    card_uri: cardUri(services.config.publicUrl, Number(row.nft_id), Number(row.token_id)),
+    name: design?.metadata.name ?? '',
+    partner: partner?.service_name ?? '',
+    status,
+    claimed_to: status === 'claimed' ? row.claimed_to : null,
+  };
+}
+
+/**
+ * Claims the card behind a link for the signed-in member: the operator sends the escrow's `claim`
+ * with the link's secret, to the member's address, and the call answers once it is mined. The
+ * first member to claim a link holds it (4205 for anyone after); the same member may call again
+ * (a lost answer, a double click) and gets the same transaction. 4204 when the partner took the
+ * card back.
+ */
+export async function claimCard(services: Services, member: UserRow, input: ClaimInput): Promise<ClaimView & { tx_hash: Hex }> {
+  let row = await findClaim(services, input);
+  if (row.claimed_by !== null && row.claimed_by !== member.id) throw new AppError(4205);
+  if (row.claimed_by === null) {
+    if ((await claimStatus(services, row)) !== 'in_escrow') throw new AppError(4204, { detail: 'the partner took the card back' });
+    const to = member.main_address.toLowerCase();
+    await services.store.db
+      .updateTable('escrow_claims')
+      .set({ claimed_by: member.id, claimed_to: to, updated_ms: Date.now() })
+      .where('id', '=', row.id)
+      .where('claimed_by', 'is', null)
+      .execute();
+    row = await findClaim(services, input);
+    if (row.claimed_by !== member.id) throw new AppError(4205);
+  }
+
+  const data = encodeFunctionData({
+    abi: cardEscrowAbi,
+    functionName: 'claim',
+    args: [row.contract as Address, BigInt(row.token_id), secretBytes(input.secret), row.claimed_to as Address],
+  });
+  let submitted;
+  try {
+    submitted = await services.outbox.submit({
+      idempotencyKey: claimKey(row),
+      chain: row.chain,
+      signer: await services.operator.signer(),
+      to: row.escrow_address as Address,
+      data,
+    });
+  } catch (error) {
+    if (error instanceof OutboxRefusal && error.reason === 'reverted') {
+      // Taken back between the check and the claim: nothing was sent, so the link is free again.
+      await releaseClaim(services, row, member);
+      throw new AppError(4204, { detail: 'the partner took the card back', cause: error });
+    }
+    throw transactionRefusalError(error);
+  }
+  const transaction = await waitUntilMined(services, (timeoutMs) => services.outbox.waitForFinal(submitted.id, timeoutMs));
+  if (transaction.receiptStatus !== 'success') throw new AppError(4204, { detail: `the claim ${transaction.txHash} reverted` });
+  return { ...(await viewClaim(services, input)), tx_hash: transaction.txHash };
+}
+
+async function findClaim(services: Services, input: ClaimInput): Promise<EscrowClaimRow> {
+  const row = await services.store.db.selectFrom('escrow_claims').selectAll().where('id', '=', input.claimId).executeTakeFirst();
+  if (!row || keccak256(secretBytes(input.secret)) !== row.claim_hash) throw new AppError(4206);
+  return row;
+}
+
+/** In escrow under this link's hash; else claimed through it (its claim transaction succeeded); else gone. */
+async function claimStatus(services: Services, row: EscrowClaimRow): Promise<ClaimStatus> {
+  const [depositor, claimHash] = await services.chains.get(row.chain).client.readContract({
+    address: row.escrow_address as Address,
+    abi: cardEscrowAbi,
+    functionName: 'depositOf',
+    args: [row.contract as Address, BigInt(row.token_id)],
+  });
+  if (depositor.toLowerCase() === row.depositor && claimHash === row.claim_hash) return 'in_escrow';
+  const claim = await services.outbox.findByIdempotencyKey(claimKey(row));
+  return claim?.status === 'mined' && claim.receiptStatus === 'success' ? 'claimed' : 'not_in_escrow';
+}
+
+async function releaseClaim(services: Services, row: EscrowClaimRow, member: UserRow): Promise<void> {
+  await services.store.db
+    .updateTable('escrow_claims')
+    .set({ claimed_by: null, claimed_to: null, updated_ms: Date.now() })
+    .where('id', '=', row.id)
+    .where('claimed_by', '=', member.id)
+    .execute();
+}
+
+/** The outbox key of a link's claim transaction: one per link, whoever calls and however often. */
+function claimKey(row: Pick<EscrowClaimRow, 'id'>): string {
+  return `escrow-claim:${row.id}`;
+}
+
+function secretBytes(secret: string): Hex {
+  return (secret.startsWith('0x') ? secret.toLowerCase() : `0x${secret.toLowerCase()}`) as Hex;
+}

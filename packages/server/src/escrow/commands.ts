@@ -1,0 +1,215 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { encodeFunctionData, keccak256, parseEventLogs, zeroAddress, type Address, type Hex } from 'viem';
+import { cardEscrowAbi, cardNftAbi } from '@wallet-service/contracts';
+import { cardImage, listCards, listedCard, LIST_PAGE_SIZE } from '../cards/lists/commands.ts';
+import { chainHolderOf } from '../cards/metadata/designs.ts';
+import { catchUpWithChain } from '../cards/index-freshness.ts';
+import { assertOwnContract, submitPartnerTransaction, unlockPartnerKey, type PartnerCardContract } from '../cards/partner-signing.ts';
+import { AppError } from '../errors/app-error.ts';
+import type { OutboxTransaction } from '../outbox/outbox.ts';
+import type { Services } from '../services.ts';
+import type { PartnerRow } from '../store/schema.ts';
+import { walletWebUrl } from '../wallet-app/web-url.ts';
+import type { EscrowCancelAnswer, EscrowDepositAnswer, EscrowListAnswer } from './schema.ts';
+
+/** The escrow contract a card contract lets move its cards (fixed when the card contract was deployed). */
+export async function escrowOf(services: Services, contract: Pick<PartnerCardContract, 'chain' | 'address'>): Promise<Address> {
+  const escrow = await services.chains.get(contract.chain).client.readContract({ address: contract.address, abi: cardNftAbi, functionName: 'escrow' });
+  if (escrow === zeroAddress) throw new AppError(400, { detail: 'this card contract has no escrow' });
+  return escrow.toLowerCase() as Address;
+}
+
+async function isEscrowApproved(services: Services, partner: PartnerRow, contract: PartnerCardContract, escrow: Address): Promise<boolean> {
+  return services.chains.get(contract.chain).client.readContract({
+    address: contract.address,
+    abi: cardNftAbi,
+    functionName: 'isApprovedForAll',
+    args: [partner.main_address as Address, escrow],
+  });
+}
+
+/**
+ * A15: lets the escrow contract move the partner's cards of its contract (ERC-721
+ * `setApprovalForAll`), signed with the PIN; answers once mined. Needed once per contract; calling
+ * it again sends the approval again and is harmless.
+ */
+export async function approveEscrow(services: Services, partner: PartnerRow, input: { pin: string; contractAddress: string }): Promise<{ tx_hash: Hex }> {
+  const contract = await assertOwnContract(services, partner, input.contractAddress);
+  const escrow = await escrowOf(services, contract);
+  const signer = await unlockPartnerKey(services, partner, input.pin);
+  const data = encodeFunctionData({ abi: cardNftAbi, functionName: 'setApprovalForAll', args: [escrow, true] });
+  const { transaction } = await submitPartnerTransaction(services, contract, signer, `escrow-approve:${randomUUID()}`, data);
+  assertSucceeded(transaction, 'approval');
+  return { tx_hash: transaction.txHash };
+}
+
+/** A16: whether the escrow may move the partner's cards of the contract, as the chain says now. */
+export async function escrowApproval(services: Services, partner: PartnerRow, contractAddress: string): Promise<{ approve: boolean }> {
+  const contract = await assertOwnContract(services, partner, contractAddress);
+  return { approve: await isEscrowApproved(services, partner, contract, await escrowOf(services, contract)) };
+}
+
+/**
+ * A17: puts the partner's cards into escrow, each behind a claim link of its own. Refusals before
+ * the PIN is tried: not the partner's contract (400), escrow not approved (4203), none of the cards
+ * held by the partner (4201). Cards the partner does not hold, and any the escrow refuses, are
+ * counted in fail_count and get no link. Each link carries a fresh 32-byte secret in its fragment;
+ * only its hash is stored, and goes on chain, so the store alone cannot claim a card.
+ */
+export async function depositCards(
+  services: Services,
+  partner: PartnerRow,
+  input: { pin: string; cardIds: number[]; contractAddress: string },
+): Promise<EscrowDepositAnswer> {
+  const contract = await assertOwnContract(services, partner, input.contractAddress);
+  const escrow = await escrowOf(services, contract);
+  if (!(await isEscrowApproved(services, partner, contract, escrow))) {
+    throw new AppError(4203, { detail: 'call POST /v2/escrow/approve for this contract first' });
+  }
+  const partnerAddress = partner.main_address.toLowerCase();
+  const holders = await Promise.all(input.cardIds.map((cardId) => chainHolderOf(services, contract, cardId)));
+  const held = input.cardIds.filter((_, index) => holders[index] === partnerAddress);
+  if (held.length === 0) throw new AppError(4201, { detail: 'none of card_ids is held by the partner' });
+  const signer = await unlockPartnerKey(services, partner, input.pin);
+
+  const depositKey = `escrow-deposit:${randomUUID()}`;
+  const now = Date.now();
+  const claims = held.map((cardId) => {
+    const secret = `0x${randomBytes(32).toString('hex')}` as Hex;
+    return { cardId, secret, id: randomBytes(16).toString('base64url'), claimHash: keccak256(secret) };
+  });
+  // Stored before the deposit is sent, so a card deposited under a hash always has its row.
+  await services.store.db
+    .insertInto('escrow_claims')
+    .values(
+      claims.map((claim) => ({
+        id: claim.id,
+        chain: contract.chain,
+        escrow_address: escrow,
+        nft_id: contract.nftId,
+        contract: contract.address,
+        token_id: claim.cardId,
+        partner_id: partner.id,
+        depositor: partnerAddress,
+        claim_hash: claim.claimHash,
+        deposit_key: depositKey,
+        claimed_by: null,
+        claimed_to: null,
+        created_ms: now,
+        updated_ms: now,
+      })),
+    )
+    .execute();
+  const data = encodeFunctionData({
+    abi: cardEscrowAbi,
+    functionName: 'deposit',
+    args: [contract.address, claims.map((claim) => BigInt(claim.cardId)), claims.map((claim) => claim.claimHash)],
+  });
+  let transaction: OutboxTransaction;
+  try {
+    ({ transaction } = await submitPartnerTransaction(services, contract, signer, depositKey, data, escrow));
+    assertSucceeded(transaction, 'deposit');
+  } catch (error) {
+    // Refused, or reverted as a whole: no card went into escrow. (A call that timed out keeps its
+    // rows: the deposit may still be mined.)
+    if (!(error instanceof AppError && error.code === 503)) await deleteClaims(services, depositKey, claims.map((claim) => claim.id));
+    throw error;
+  }
+  const deposited = new Set(
+    (await escrowEvents(services, contract.chain, transaction.txHash, escrow, 'Deposited'))
+      .filter((event) => event.args.nft.toLowerCase() === contract.address)
+      .map((event) => Number(event.args.tokenId)),
+  );
+  const failed = claims.filter((claim) => !deposited.has(claim.cardId));
+  if (failed.length > 0) await deleteClaims(services, depositKey, failed.map((claim) => claim.id));
+  const webUrl = walletWebUrl(services.config);
+  return {
+    claim_links: claims.filter((claim) => deposited.has(claim.cardId)).map((claim) => `${webUrl}/claim/${claim.id}#${claim.secret.slice(2)}`),
+    fail_count: input.cardIds.length - deposited.size,
+    failed_card_ids: input.cardIds.filter((cardId) => !deposited.has(cardId)),
+    tx_hash: transaction.txHash,
+  };
+}
+
+/**
+ * A18: the cards of the partner's contract that the partner put into escrow and nobody has claimed
+ * or taken back, as the card index says (held by the escrow, sent there by the partner), 100 a page.
+ */
+export async function listEscrowedCards(
+  services: Services,
+  partner: PartnerRow,
+  input: { contractAddress: string; cursor?: string | undefined },
+): Promise<EscrowListAnswer> {
+  const contract = await assertOwnContract(services, partner, input.contractAddress);
+  const escrow = await escrowOf(services, contract);
+  await catchUpWithChain(services, contract.chain);
+  const page = await listCards(services, {
+    chain: contract.chain,
+    owner: escrow,
+    contract: contract.address,
+    sender: partner.main_address,
+    cursor: input.cursor,
+    limit: LIST_PAGE_SIZE,
+  });
+  return {
+    name: contract.name,
+    symbol_img: cardImage(services, contract.address),
+    cards: page.cards.map((card) => ({ ...listedCard(services, contract.nftId, card), owner: card.owner, sender: card.sender })),
+    next_cursor: page.nextCursor,
+  };
+}
+
+/**
+ * A19: takes cards out of escrow back to the partner; their claim links stop working. Refused with
+ * 4204 before the PIN is tried when none of the cards is in escrow from this partner; the others
+ * are counted in fail_count.
+ */
+export async function cancelEscrow(
+  services: Services,
+  partner: PartnerRow,
+  input: { pin: string; cardIds: number[]; contractAddress: string },
+): Promise<EscrowCancelAnswer> {
+  const contract = await assertOwnContract(services, partner, input.contractAddress);
+  const escrow = await escrowOf(services, contract);
+  const client = services.chains.get(contract.chain).client;
+  const deposits = await Promise.all(
+    input.cardIds.map((cardId) =>
+      client.readContract({ address: escrow, abi: cardEscrowAbi, functionName: 'depositOf', args: [contract.address, BigInt(cardId)] }),
+    ),
+  );
+  const partnerAddress = partner.main_address.toLowerCase();
+  const inEscrow = input.cardIds.filter((_, index) => deposits[index]![0].toLowerCase() === partnerAddress);
+  if (inEscrow.length === 0) throw new AppError(4204, { detail: 'none of card_ids is in escrow from this partner' });
+  const signer = await unlockPartnerKey(services, partner, input.pin);
+  const data = encodeFunctionData({ abi: cardEscrowAbi, functionName: 'cancel', args: [contract.address, inEscrow.map(BigInt)] });
+  const { transaction } = await submitPartnerTransaction(services, contract, signer, `escrow-cancel:${randomUUID()}`, data, escrow);
+  assertSucceeded(transaction, 'cancel');
+  const returned = new Set(
+    (await escrowEvents(services, contract.chain, transaction.txHash, escrow, 'Canceled'))
+      .filter((event) => event.args.nft.toLowerCase() === contract.address)
+      .map((event) => Number(event.args.tokenId)),
+  );
+  return {
+    fail_count: input.cardIds.length - returned.size,
+    failed_card_ids: input.cardIds.filter((cardId) => !returned.has(cardId)),
+    tx_hash: transaction.txHash,
+  };
+}
+
+/** A mined transaction that reverted as a whole is a fault on the service's side here: every input was checked. */
+export function assertSucceeded(transaction: OutboxTransaction, what: string): void {
+  if (transaction.status !== 'mined' || transaction.receiptStatus !== 'success') {
+    throw new Error(`escrow ${what} ${transaction.txHash} ended ${transaction.status} (${transaction.receiptStatus ?? transaction.error ?? 'no receipt'})`);
+  }
+}
+
+async function escrowEvents<Name extends 'Deposited' | 'Canceled'>(services: Services, chain: string, hash: Hex, escrow: Address, eventName: Name) {
+  const receipt = await services.chains.get(chain).client.getTransactionReceipt({ hash });
+  const logs = receipt.logs.filter((log) => log.address.toLowerCase() === escrow);
+  return parseEventLogs({ abi: cardEscrowAbi, logs, eventName });
+}
+
+async function deleteClaims(services: Services, depositKey: string, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await services.store.db.deleteFrom('escrow_claims').where('deposit_key', '=', depositKey).where('id', 'in', ids).execute();
+}

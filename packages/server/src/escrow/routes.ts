@@ -1,0 +1,61 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { authenticatePartner, requestPartner } from '../partner-api/auth/authenticate.ts';
+import { approveEscrow, cancelEscrow, depositCards, escrowApproval, listEscrowedCards } from './commands.ts';
+import {
+  EscrowApprovalAnswer,
+  EscrowApproveBody,
+  EscrowCancelAnswer,
+  EscrowCardsBody,
+  EscrowContractQuery,
+  EscrowDepositAnswer,
+  EscrowListAnswer,
+  TxHashAnswer,
+} from './schema.ts';
+
+/** A15 to A19, the partner's escrow: approve it, put cards in, list them, take them back. Inside the Family A context. */
+export const escrowRoutes: FastifyPluginAsync = async (parent) => {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
+  const services = app.services;
+
+  app.post(
+    '/v2/escrow/approve',
+    { onRequest: authenticatePartner, schema: { body: EscrowApproveBody, response: { 200: TxHashAnswer } } },
+    async (request) => approveEscrow(services, requestPartner(request), { pin: request.body.pin, contractAddress: request.body.contract_address }),
+  );
+
+  app.get(
+    '/v2/escrow/approve',
+    { onRequest: authenticatePartner, schema: { querystring: EscrowContractQuery, response: { 200: EscrowApprovalAnswer } } },
+    async (request) => escrowApproval(services, requestPartner(request), request.query.contract_address),
+  );
+
+  app.post(
+    '/v2/escrow',
+    { onRequest: authenticatePartner, schema: { body: EscrowCardsBody, response: { 200: EscrowDepositAnswer } } },
+    async (request) =>
+      depositCards(services, requestPartner(request), {
+        pin: request.body.pin,
+        cardIds: request.body.card_ids,
+        contractAddress: request.body.contract_address,
+      }),
+  );
+
+  app.get(
+    '/v2/escrow',
+    { onRequest: authenticatePartner, schema: { querystring: EscrowContractQuery, response: { 200: EscrowListAnswer } } },
+    async (request) =>
+      listEscrowedCards(services, requestPartner(request), { contractAddress: request.query.contract_address, cursor: request.query.cursor }),
+  );
+
+  app.delete(
+    '/v2/escrow',
+    { onRequest: authenticatePartner, schema: { body: EscrowCardsBody, response: { 200: EscrowCancelAnswer } } },
+    async (request) =>
+      cancelEscrow(services, requestPartner(request), {
+        pin: request.body.pin,
+        cardIds: request.body.card_ids,
+        contractAddress: request.body.contract_address,
+      }),
+  );
+};

@@ -1,0 +1,71 @@
+import Type, { type Static } from 'typebox';
+import { contractCardPage, ListedCard } from '../cards/lists/schema.ts';
+import { Address } from '../cards/mint/payload.ts';
+import { Sha256Hex } from '../partner-api/sign-in/schema.ts';
+
+/** Largest card_ids of A17 and A19 (the escrow contract's MAX_BATCH_SIZE too). */
+export const MAX_ESCROW_CARDS = 100;
+
+const CardIds = Type.Array(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }), {
+  minItems: 1,
+  maxItems: MAX_ESCROW_CARDS,
+  uniqueItems: true,
+});
+
+/** A15 body. */
+export const EscrowApproveBody = Type.Object({ pin: Sha256Hex, contract_address: Address }, { additionalProperties: true });
+
+/** A15 answer: the approval transaction. */
+export const TxHashAnswer = Type.Object({ tx_hash: Type.String() });
+
+/** A16 and A18 query. */
+export const EscrowContractQuery = Type.Object({
+  contract_address: Address,
+  cursor: Type.Optional(Type.String({ description: 'next_cursor of the previous A18 page' })),
+});
+
+/** A16 answer. */
+export const EscrowApprovalAnswer = Type.Object({ approve: Type.Boolean() });
+
+/** A17 and A19 body. */
+export const EscrowCardsBody = Type.Object({ pin: Sha256Hex, card_ids: CardIds, contract_address: Address }, { additionalProperties: true });
+export type EscrowCardsBody = Static<typeof EscrowCardsBody>;
+
+/** A17 answer: the escrow result of the specification, plus which card ids failed. */
+export const EscrowDepositAnswer = Type.Object({
+  /** One link per card put into escrow, in the order of card_ids. */
+  claim_links: Type.Array(Type.String()),
+  fail_count: Type.Integer(),
+  /** The card_ids that were not put into escrow (fail_count of them), in request order. */
+  failed_card_ids: Type.Array(Type.Integer()),
+  tx_hash: Type.String(),
+});
+export type EscrowDepositAnswer = Static<typeof EscrowDepositAnswer>;
+
+/** A19 answer. */
+export const EscrowCancelAnswer = Type.Object({
+  fail_count: Type.Integer(),
+  /** The card_ids that were not taken back (fail_count of them), in request order. */
+  failed_card_ids: Type.Array(Type.Integer()),
+  tx_hash: Type.String(),
+});
+export type EscrowCancelAnswer = Static<typeof EscrowCancelAnswer>;
+
+/** A card of A18: the Card table of the specification with owner and sender. */
+export const EscrowedCard = Type.Object({
+  ...ListedCard.properties,
+  /** The escrow contract, which holds the card. */
+  owner: Type.String(),
+  /** The partner's address, which put the card into escrow. */
+  sender: Type.String(),
+});
+
+/** A18 answer. */
+export const EscrowListAnswer = contractCardPage(EscrowedCard);
+export type EscrowListAnswer = Static<typeof EscrowListAnswer>;
+
+/** The claim link's secret: 32 bytes of hex, as the link's fragment carries it. */
+export const ClaimSecretBody = Type.Object({ secret: Type.String({ pattern: '^(0x)?[0-9a-fA-F]{64}$' }) });
+
+/** The claim link's id. */
+export const ClaimParams = Type.Object({ claim_id: Type.String({ pattern: '^[A-Za-z0-9_-]{22}$' }) });
