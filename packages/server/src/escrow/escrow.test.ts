@@ -246,3 +246,30 @@ test('A18 pages 100 cards at a time; a fault answers 500 with the code and err p
     chainClient.readContract = readContract;
   }
 });
+
+test('races: two deposits of the same card give it one link; two members claiming one link at once, one gets it', async () => {
+  const partner = await partnerWithCards(1);
+  const [cardId] = partner.cardIds as [number];
+  assert.equal((await partner.call('POST', '/v2/escrow/approve', {})).statusCode, 200);
+  const deposits = await Promise.all([partner.call('POST', '/v2/escrow', { card_ids: [cardId] }), partner.call('POST', '/v2/escrow', { card_ids: [cardId] })]);
+  const links = deposits.flatMap((response) => (response.statusCode === 200 ? (response.json().claim_links as string[]) : []));
+  assert.equal(links.length, 1, deposits.map((response) => response.body).join('\n'));
+  for (const response of deposits) {
+    if (response.statusCode === 200 && response.json().claim_links.length === 0) assert.deepEqual(response.json().failed_card_ids, [cardId]);
+    else if (response.statusCode !== 200) assert.equal(response.json().code, 4201, response.body);
+  }
+  const rows = await t.services.store.db.selectFrom('escrow_claims').select('id').where('contract', '=', partner.contractAddress).execute();
+  assert.equal(rows.length, 1, 'the deposit that failed left no row');
+
+  const link = partsOf(links[0]!);
+  const members = await Promise.all([signedInMember(t.app, t.services), signedInMember(t.app, t.services)]);
+  const claims = await Promise.all(
+    members.map((member) => walletApp(t.app, member.token, 'POST', `/v2/wallet-app/claims/${link.claimId}/claim`, { secret: link.secret })),
+  );
+  const won = claims.findIndex((response) => response.statusCode === 200);
+  assert.ok(won >= 0, claims.map((response) => response.body).join('\n'));
+  assert.deepEqual(withoutMessage(claims[1 - won]!.json()), { code: 4205, err: 'card was already claimed' });
+  assert.equal(await ownerOf(partner.contractAddress, cardId), members[won]!.address.toLowerCase());
+  const claimTransactions = await t.services.store.db.selectFrom('outbox_transactions').select('id').where('idempotency_key', '=', `escrow-claim:${link.claimId}`).execute();
+  assert.equal(claimTransactions.length, 1);
+});
