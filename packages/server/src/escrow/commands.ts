@@ -13,10 +13,16 @@ import { walletWebUrl } from '../wallet-app/web-url.ts';
 import type { EscrowCancelAnswer, EscrowDepositAnswer, EscrowListAnswer } from './schema.ts';
 
 /** The escrow contract a card contract lets move its cards (fixed when the card contract was deployed). */
-export async function escrowOf(services: Services, contract: Pick<PartnerCardContract, 'chain' | 'address'>): Promise<Address> {
+async function escrowOf(services: Services, contract: Pick<PartnerCardContract, 'chain' | 'address'>): Promise<Address> {
   const escrow = await services.chains.get(contract.chain).client.readContract({ address: contract.address, abi: cardNftAbi, functionName: 'escrow' });
   if (escrow === zeroAddress) throw new AppError(400, { detail: 'this card contract has no escrow' });
   return escrow.toLowerCase() as Address;
+}
+
+/** The partner's own card contract named by a request (400 otherwise) and the escrow it lets move its cards. */
+async function partnerEscrow(services: Services, partner: PartnerRow, contractAddress: string): Promise<{ contract: PartnerCardContract; escrow: Address }> {
+  const contract = await assertOwnContract(services, partner, contractAddress);
+  return { contract, escrow: await escrowOf(services, contract) };
 }
 
 async function isEscrowApproved(services: Services, partner: PartnerRow, contract: PartnerCardContract, escrow: Address): Promise<boolean> {
@@ -34,8 +40,7 @@ async function isEscrowApproved(services: Services, partner: PartnerRow, contrac
  * it again sends the approval again and is harmless.
  */
 export async function approveEscrow(services: Services, partner: PartnerRow, input: { pin: string; contractAddress: string }): Promise<{ tx_hash: Hex }> {
-  const contract = await assertOwnContract(services, partner, input.contractAddress);
-  const escrow = await escrowOf(services, contract);
+  const { contract, escrow } = await partnerEscrow(services, partner, input.contractAddress);
   const signer = await unlockPartnerKey(services, partner, input.pin);
   const data = encodeFunctionData({ abi: cardNftAbi, functionName: 'setApprovalForAll', args: [escrow, true] });
   const { transaction } = await submitPartnerTransaction(services, contract, signer, `escrow-approve:${randomUUID()}`, data);
@@ -45,8 +50,8 @@ export async function approveEscrow(services: Services, partner: PartnerRow, inp
 
 /** A16: whether the escrow may move the partner's cards of the contract, as the chain says now. */
 export async function escrowApproval(services: Services, partner: PartnerRow, contractAddress: string): Promise<{ approve: boolean }> {
-  const contract = await assertOwnContract(services, partner, contractAddress);
-  return { approve: await isEscrowApproved(services, partner, contract, await escrowOf(services, contract)) };
+  const { contract, escrow } = await partnerEscrow(services, partner, contractAddress);
+  return { approve: await isEscrowApproved(services, partner, contract, escrow) };
 }
 
 /**
@@ -61,8 +66,7 @@ export async function depositCards(
   partner: PartnerRow,
   input: { pin: string; cardIds: number[]; contractAddress: string },
 ): Promise<EscrowDepositAnswer> {
-  const contract = await assertOwnContract(services, partner, input.contractAddress);
-  const escrow = await escrowOf(services, contract);
+  const { contract, escrow } = await partnerEscrow(services, partner, input.contractAddress);
   if (!(await isEscrowApproved(services, partner, contract, escrow))) {
     throw new AppError(4203, { detail: 'call POST /v2/escrow/approve for this contract first' });
   }
@@ -140,8 +144,7 @@ export async function listEscrowedCards(
   partner: PartnerRow,
   input: { contractAddress: string; cursor?: string | undefined },
 ): Promise<EscrowListAnswer> {
-  const contract = await assertOwnContract(services, partner, input.contractAddress);
-  const escrow = await escrowOf(services, contract);
+  const { contract, escrow } = await partnerEscrow(services, partner, input.contractAddress);
   await catchUpWithChain(services, contract.chain);
   const page = await listCards(services, {
     chain: contract.chain,
@@ -169,8 +172,7 @@ export async function cancelEscrow(
   partner: PartnerRow,
   input: { pin: string; cardIds: number[]; contractAddress: string },
 ): Promise<EscrowCancelAnswer> {
-  const contract = await assertOwnContract(services, partner, input.contractAddress);
-  const escrow = await escrowOf(services, contract);
+  const { contract, escrow } = await partnerEscrow(services, partner, input.contractAddress);
   const client = services.chains.get(contract.chain).client;
   const deposits = await Promise.all(
     input.cardIds.map((cardId) =>
@@ -197,7 +199,7 @@ export async function cancelEscrow(
 }
 
 /** A mined transaction that reverted as a whole is a fault on the service's side here: every input was checked. */
-export function assertSucceeded(transaction: OutboxTransaction, what: string): void {
+function assertSucceeded(transaction: OutboxTransaction, what: string): void {
   if (transaction.status !== 'mined' || transaction.receiptStatus !== 'success') {
     throw new Error(`escrow ${what} ${transaction.txHash} ended ${transaction.status} (${transaction.receiptStatus ?? transaction.error ?? 'no receipt'})`);
   }
