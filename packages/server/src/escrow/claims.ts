@@ -4,7 +4,7 @@ import { cardUri } from '../cards/card-uri.ts';
 import { findMintedCardDesign } from '../cards/metadata/designs.ts';
 import { transactionRefusalError, waitUntilMined } from '../cards/partner-signing.ts';
 import { AppError } from '../errors/app-error.ts';
-import { OutboxRefusal } from '../outbox/outbox.ts';
+import { OutboxRefusal, type OutboxTransaction } from '../outbox/outbox.ts';
 import type { Services } from '../services.ts';
 import type { EscrowClaimRow, UserRow } from '../store/schema.ts';
 
@@ -63,24 +63,49 @@ export async function viewClaim(services: Services, input: ClaimInput): Promise<
  * with the link's secret, to the member's address, and the call answers once it is mined. The
  * first member to claim a link holds it (4205 for anyone after); the same member may call again
  * (a lost answer, a double click) and gets the same transaction. 4204 when the partner took the
- * card back.
+ * card back. A claim transaction that did not go through while the card is still in escrow under
+ * the link is sent again under the next attempt's key, MAX_CLAIM_ATTEMPTS in all per link.
  */
 export async function claimCard(services: Services, member: UserRow, input: ClaimInput): Promise<ClaimView & { tx_hash: Hex }> {
-  let row = await findClaim(services, input);
-  if (row.claimed_by !== null && row.claimed_by !== member.id) throw new AppError(4205);
-  if (row.claimed_by === null) {
-    if ((await claimStatus(services, row)) !== 'in_escrow') throw new AppError(4204, { detail: 'the partner took the card back' });
-    const to = member.main_address.toLowerCase();
-    await services.store.db
-      .updateTable('escrow_claims')
-      .set({ claimed_by: member.id, claimed_to: to, updated_ms: Date.now() })
-      .where('id', '=', row.id)
-      .where('claimed_by', 'is', null)
-      .execute();
-    row = await findClaim(services, input);
-    if (row.claimed_by !== member.id) throw new AppError(4205);
+  let row = await holdClaim(services, member, input);
+  for (;;) {
+    const transaction = await sendClaim(services, member, row, input);
+    if (transaction.status === 'mined' && transaction.receiptStatus === 'success') {
+      return { ...(await viewClaim(services, input)), tx_hash: transaction.txHash };
+    }
+    const outcome = transaction.status === 'failed' ? `failed (${transaction.error})` : 'reverted';
+    if ((await claimStatus(services, row)) !== 'in_escrow') {
+      throw new AppError(4204, { detail: `the claim ${transaction.txHash} ${outcome}, and the card is no longer in escrow` });
+    }
+    if (row.claim_attempt + 1 >= MAX_CLAIM_ATTEMPTS) {
+      throw new AppError(4204, { detail: `the claim ${transaction.txHash} ${outcome}; ${MAX_CLAIM_ATTEMPTS} attempts were made` });
+    }
+    row = await nextAttempt(services, row, input);
   }
+}
 
+/** Claim transactions per link at most: one, and two more should the first not go through. */
+const MAX_CLAIM_ATTEMPTS = 3;
+
+/** The link's row, held for this member: the first member to claim a link keeps it. */
+async function holdClaim(services: Services, member: UserRow, input: ClaimInput): Promise<EscrowClaimRow> {
+  const row = await findClaim(services, input);
+  if (row.claimed_by !== null && row.claimed_by !== member.id) throw new AppError(4205);
+  if (row.claimed_by !== null) return row;
+  if ((await claimStatus(services, row)) !== 'in_escrow') throw new AppError(4204, { detail: 'the partner took the card back' });
+  await services.store.db
+    .updateTable('escrow_claims')
+    .set({ claimed_by: member.id, claimed_to: member.main_address.toLowerCase(), updated_ms: Date.now() })
+    .where('id', '=', row.id)
+    .where('claimed_by', 'is', null)
+    .execute();
+  const held = await findClaim(services, input);
+  if (held.claimed_by !== member.id) throw new AppError(4205);
+  return held;
+}
+
+/** Sends (or finds again) the current attempt's claim transaction and waits until it is final. */
+async function sendClaim(services: Services, member: UserRow, row: EscrowClaimRow, input: ClaimInput): Promise<OutboxTransaction> {
   const data = encodeFunctionData({
     abi: cardEscrowAbi,
     functionName: 'claim',
@@ -103,9 +128,18 @@ export async function claimCard(services: Services, member: UserRow, input: Clai
     }
     throw transactionRefusalError(error);
   }
-  const transaction = await waitUntilMined(services, (timeoutMs) => services.outbox.waitForFinal(submitted.id, timeoutMs));
-  if (transaction.receiptStatus !== 'success') throw new AppError(4204, { detail: `the claim ${transaction.txHash} reverted` });
-  return { ...(await viewClaim(services, input)), tx_hash: transaction.txHash };
+  return waitUntilMined(services, (timeoutMs) => services.outbox.waitForFinal(submitted.id, timeoutMs));
+}
+
+/** Moves the link to its next attempt; of two calls doing it at once, one moves it and both use it. */
+async function nextAttempt(services: Services, row: EscrowClaimRow, input: ClaimInput): Promise<EscrowClaimRow> {
+  await services.store.db
+    .updateTable('escrow_claims')
+    .set({ claim_attempt: row.claim_attempt + 1, updated_ms: Date.now() })
+    .where('id', '=', row.id)
+    .where('claim_attempt', '=', row.claim_attempt)
+    .execute();
+  return findClaim(services, input);
 }
 
 async function findClaim(services: Services, input: ClaimInput): Promise<EscrowClaimRow> {
@@ -136,9 +170,12 @@ async function releaseClaim(services: Services, row: EscrowClaimRow, member: Use
     .execute();
 }
 
-/** The outbox key of a link's claim transaction: one per link, whoever calls and however often. */
-function claimKey(row: Pick<EscrowClaimRow, 'id'>): string {
-  return `escrow-claim:${row.id}`;
+/**
+ * The outbox key of a link's claim transaction: one per link and attempt, whoever calls and however
+ * often. The first attempt's key has no suffix.
+ */
+function claimKey(row: Pick<EscrowClaimRow, 'id' | 'claim_attempt'>): string {
+  return row.claim_attempt === 0 ? `escrow-claim:${row.id}` : `escrow-claim:${row.id}:${row.claim_attempt}`;
 }
 
 function secretBytes(secret: string): Hex {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { cardNftAbi } from '@wallet-service/contracts';
-import type { Address } from 'viem';
+import { cardEscrowAbi, cardNftAbi } from '@wallet-service/contracts';
+import { encodeFunctionData, type Address, type Hex } from 'viem';
 import { signedInMember, walletApp } from '../a2a/test-support.ts';
 import { buildMintPayload, mintOk, partnerCall } from '../cards/testing/card-factories.ts';
 import { signedInPartner } from '../partner-api/testing/partner-session.ts';
@@ -272,4 +272,74 @@ test('races: two deposits of the same card give it one link; two members claimin
   assert.equal(await ownerOf(partner.contractAddress, cardId), members[won]!.address.toLowerCase());
   const claimTransactions = await t.services.store.db.selectFrom('outbox_transactions').select('id').where('idempotency_key', '=', `escrow-claim:${link.claimId}`).execute();
   assert.equal(claimTransactions.length, 1);
+});
+
+/**
+ * A claim transaction of the link that reverts on chain, sent under `key` the way the service sends
+ * claims (the operator, through the outbox): the wrong secret, with the gas given so that nothing
+ * estimates it away first.
+ */
+async function revertedClaimAttempt(contract: string, cardId: number, key: string): Promise<Hex> {
+  const operator = await t.services.operator.signer();
+  const submitted = await t.services.outbox.submit({
+    idempotencyKey: key,
+    chain: 'main',
+    signer: operator,
+    to: (await escrowAddress(contract)) as Address,
+    data: encodeFunctionData({ abi: cardEscrowAbi, functionName: 'claim', args: [contract as Address, BigInt(cardId), `0x${'ab'.repeat(32)}`, operator.address] }),
+    gas: 200_000n,
+  });
+  const final = await t.services.outbox.waitForFinal(submitted.id);
+  assert.equal(final.receiptStatus, 'reverted');
+  return final.txHash;
+}
+
+test('a claim transaction that did not go through is sent again under the next attempt, three attempts at most', async () => {
+  const partner = await partnerWithCards(2);
+  const [retried, exhausted] = partner.cardIds as [number, number];
+  assert.equal((await partner.call('POST', '/v2/escrow/approve', {})).statusCode, 200);
+  const deposit = await partner.call('POST', '/v2/escrow', { card_ids: [retried, exhausted] });
+  assert.equal(deposit.statusCode, 200, deposit.body);
+  const [retriedLink, exhaustedLink] = (deposit.json().claim_links as string[]).map(partsOf) as [ReturnType<typeof partsOf>, ReturnType<typeof partsOf>];
+  const member = await signedInMember(t.app, t.services);
+  const claim = (link: ReturnType<typeof partsOf>) =>
+    walletApp(t.app, member.token, 'POST', `/v2/wallet-app/claims/${link.claimId}/claim`, { secret: link.secret });
+  const claimTransactions = (link: ReturnType<typeof partsOf>) =>
+    t.services.store.db
+      .selectFrom('outbox_transactions')
+      .select(['idempotency_key', 'tx_hash', 'receipt_status'])
+      .where('idempotency_key', 'like', `escrow-claim:${link.claimId}%`)
+      .orderBy('idempotency_key')
+      .execute();
+
+  // The link's first claim transaction reverted; the card is still in escrow under the link.
+  const firstAttempt = await revertedClaimAttempt(partner.contractAddress, retried, `escrow-claim:${retriedLink.claimId}`);
+  const claimed = await claim(retriedLink);
+  assert.equal(claimed.statusCode, 200, claimed.body);
+  assert.equal(claimed.json().status, 'claimed');
+  assert.equal(await ownerOf(partner.contractAddress, retried), member.address.toLowerCase());
+  const sent = await claimTransactions(retriedLink);
+  assert.deepEqual(
+    sent.map((row) => [row.idempotency_key, row.receipt_status]),
+    [
+      [`escrow-claim:${retriedLink.claimId}`, 'reverted'],
+      [`escrow-claim:${retriedLink.claimId}:1`, 'success'],
+    ],
+  );
+  assert.equal(sent[0]!.tx_hash, firstAttempt);
+  assert.equal(claimed.json().tx_hash, sent[1]!.tx_hash);
+  // Asked again (a lost answer): the same transaction, nothing new sent.
+  const again = await claim(retriedLink);
+  assert.equal(again.json().tx_hash, sent[1]!.tx_hash);
+  assert.equal((await claimTransactions(retriedLink)).length, 2);
+
+  // Every attempt the link allows went through and reverted: 4204, the card stays in escrow, and no
+  // fourth transaction is sent.
+  for (const suffix of ['', ':1', ':2']) await revertedClaimAttempt(partner.contractAddress, exhausted, `escrow-claim:${exhaustedLink.claimId}${suffix}`);
+  const refused = await claim(exhaustedLink);
+  assert.equal(refused.statusCode, 400, refused.body);
+  assert.equal(refused.json().code, 4204);
+  assert.match(refused.json().message, /3 attempts/);
+  assert.equal(await ownerOf(partner.contractAddress, exhausted), await escrowAddress(partner.contractAddress));
+  assert.equal((await claimTransactions(exhaustedLink)).length, 3);
 });

@@ -476,6 +476,8 @@ export interface EscrowClaimTable {
   claimed_by: string | null;
   /** Lower-case address the card was claimed to. */
   claimed_to: string | null;
+  /** The current attempt at the claim transaction, 0 for the first (see claimKey in escrow/claims.ts). */
+  claim_attempt: Generated<number>;
   created_ms: number;
   updated_ms: number;
 }

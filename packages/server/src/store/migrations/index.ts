@@ -8,6 +8,7 @@ import * as people from './006-people.ts';
 import * as uniqueMember from './007-unique-member.ts';
 import * as inviteCharges from './008-invite-charges.ts';
 import * as escrowClaims from './009-escrow-claims.ts';
+import * as claimAttempts from './010-claim-attempts.ts';
 
 export type StoreDialect = 'sqlite' | 'postgres';
 export interface MigrationContext {
@@ -29,6 +30,7 @@ const migrations: Record<string, MigrationModule> = {
   '007-unique-member': uniqueMember,
   '008-invite-charges': inviteCharges,
   '009-escrow-claims': escrowClaims,
+  '010-claim-attempts': claimAttempts,
 };
 
 export function migrationProvider(context: MigrationContext): MigrationProvider {
