@@ -280,7 +280,7 @@ async function main(): Promise<void> {
   const ratio = median(rounds.map((round) => round.ratio));
   console.log(`  through the outbox (median):                     ${median(rounds.map((round) => round.outbox.perSecond)).toFixed(1).padStart(8)} tx/s`);
   console.log(`  raw eth_sendRawTransaction (median, pre-signed): ${median(rounds.map((round) => round.raw.perSecond)).toFixed(1).padStart(8)} tx/s`);
-  console.log(`  ratio outbox / raw (median of rounds):           ${ratio.toFixed(2).padStart(8)}       (target >= ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'})`);
+  console.log(`  ratio outbox / raw (median of rounds):           ${ratio.toFixed(3).padStart(8)}       (target >= ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'})`);
 }
 
 main().then(
