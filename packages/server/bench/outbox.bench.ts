@@ -244,14 +244,15 @@ async function main(): Promise<void> {
   for (let round = 0; round < WARM_UP_ROUNDS + ROUNDS; round++) {
     let outbox: Rate;
     let raw: Rate;
-    if (round % 2 === 0) {
+    const outboxFirst = round % 2 === 0;
+    if (outboxFirst) {
       outbox = await outboxSide(round);
       raw = await rawSide();
     } else {
       raw = await rawSide();
       outbox = await outboxSide(round);
     }
-    rounds.push({ outbox, raw, ratio: outbox.perSecond / raw.perSecond, outboxFirst: round % 2 === 0 });
+    rounds.push({ outbox, raw, ratio: outbox.perSecond / raw.perSecond, outboxFirst });
   }
   const warmUps = rounds.splice(0, WARM_UP_ROUNDS);
 

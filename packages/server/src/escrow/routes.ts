@@ -34,11 +34,7 @@ export const escrowRoutes: FastifyPluginAsync = async (parent) => {
     '/v2/escrow',
     { onRequest: authenticatePartner, schema: { body: EscrowCardsBody, response: { 200: EscrowDepositAnswer } } },
     async (request) =>
-      depositCards(services, requestPartner(request), {
-        pin: request.body.pin,
-        cardIds: request.body.card_ids,
-        contractAddress: request.body.contract_address,
-      }),
+      depositCards(services, requestPartner(request), cardsInput(request.body)),
   );
 
   app.get(
@@ -52,10 +48,11 @@ export const escrowRoutes: FastifyPluginAsync = async (parent) => {
     '/v2/escrow',
     { onRequest: authenticatePartner, schema: { body: EscrowCardsBody, response: { 200: EscrowCancelAnswer } } },
     async (request) =>
-      cancelEscrow(services, requestPartner(request), {
-        pin: request.body.pin,
-        cardIds: request.body.card_ids,
-        contractAddress: request.body.contract_address,
-      }),
+      cancelEscrow(services, requestPartner(request), cardsInput(request.body)),
   );
 };
+
+/** A17's and A19's body as their commands take it. */
+function cardsInput(body: EscrowCardsBody): { pin: string; cardIds: number[]; contractAddress: string } {
+  return { pin: body.pin, cardIds: body.card_ids, contractAddress: body.contract_address };
+}
