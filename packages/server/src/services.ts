@@ -72,6 +72,7 @@ export async function openServices(config: Readonly<Config>, options: OpenServic
     closers.push(() => chains.close());
     const outbox = new TransactionOutbox({
       db: store.db,
+      dialect: store.dialect,
       chains,
       pollIntervalMs: config.outbox.pollIntervalMs,
       rebroadcastAfterMs: config.outbox.rebroadcastAfterMs,

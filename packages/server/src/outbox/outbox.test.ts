@@ -67,12 +67,27 @@ describe('transaction outbox (real node, real store)', () => {
     const client = services.chains.get('main').client;
     assert.equal(await client.getTransactionCount({ address: signer.address }), 25);
     for (const [index, to] of recipients.entries()) assert.equal(await client.getBalance({ address: to }), BigInt(index + 1));
+    // Receipts are recorded many rows to a statement: each row holds its own transaction's.
+    for (const transaction of mined) {
+      const receipt = await client.getTransactionReceipt({ hash: transaction.txHash });
+      assert.equal(transaction.blockNumber, Number(receipt.blockNumber));
+      assert.equal(transaction.receiptStatus, receipt.status);
+    }
+    // Reads asked for together are made as one query: each caller still gets its own row, a repeated
+    // id gets it twice, and an unknown id gets nothing.
+    const [first, unknown, second, firstAgain] = await Promise.all([
+      services.outbox.findById(mined[0]!.id),
+      services.outbox.findById('00000000-0000-4000-8000-000000000000'),
+      services.outbox.findById(mined[1]!.id),
+      services.outbox.findById(mined[0]!.id),
+    ]);
+    assert.deepEqual([first?.txHash, unknown, second?.txHash, firstAgain?.txHash], [mined[0]!.txHash, undefined, mined[1]!.txHash, mined[0]!.txHash]);
   });
 
   test('a nonce guessed ahead and taken by another sender, or by a repeated key, is signed again with the stored one', async () => {
     const signer = await fundedSigner();
     // A second outbox on the same store is a second process: each takes nonces the other expected.
-    const other = new TransactionOutbox({ db: services.store.db, chains: services.chains, pollIntervalMs: 50, rebroadcastAfterMs: 1_000 });
+    const other = new TransactionOutbox({ db: services.store.db, dialect: services.store.dialect, chains: services.chains, pollIntervalMs: 50, rebroadcastAfterMs: 1_000 });
     const submitted: Array<{ id: string; txHash: Hex; nonce: number }> = [];
     const keys: string[] = [];
     for (let round = 0; round < 4; round++) {

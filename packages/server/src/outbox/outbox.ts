@@ -1,8 +1,10 @@
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { BaseError, ContractFunctionRevertedError, ExecutionRevertedError, keccak256, serializeTransaction, type Address, type Hex, type LocalAccount } from 'viem';
+import { sql } from 'kysely';
 import { clearAccountPool, mineStalledPool, type ChainContext, type ChainRegistry } from '../chain/chains.ts';
 import type { Db, DbTransaction } from '../store/database.ts';
+import type { StoreDialect } from '../store/migrations/index.ts';
 import type { OutboxRow } from '../store/schema.ts';
 import { PollingLoop } from '../polling-loop.ts';
 import { classifyBroadcastError, type BroadcastOutcome } from './broadcast-errors.ts';
@@ -31,6 +33,8 @@ export type OutboxTransaction = ReturnType<typeof toTransaction>;
 
 export interface OutboxOptions {
   db: Db;
+  /** PostgreSQL rows are locked in id order before a multi-row update (two processes never deadlock). */
+  dialect: StoreDialect;
   chains: ChainRegistry;
   pollIntervalMs: number;
   rebroadcastAfterMs: number;
@@ -49,6 +53,12 @@ const STALLED_MS = 300;
 /** How long an account's lowest unmined transaction may stay the lowest, resent, before the embedded node's pool is emptied of that account (see clearAccountPool). */
 const STUCK_MS = 1_500;
 /**
+ * How soon a pass follows one that left unmined a transaction a caller waits on, stored less than
+ * STALLED_MS ago, on an automining embedded node: such a node mines it within milliseconds, so the
+ * caller need not wait for the next interval. (Older ones are the unsticking's business.)
+ */
+const FOLLOW_UP_MS = 10;
+/**
  * One in this many of a group's signatures is made on the main thread rather than the signing
  * worker. Measured with the outbox bench on 2 cores: a third gave about 5% more throughput than
  * none; a half or all could not be told apart from a third (docs/architecture.md, "Throughput").
@@ -56,6 +66,10 @@ const STUCK_MS = 1_500;
 const THIS_THREAD_SHARE = 3;
 /** Rows per multi-row insert (kept under SQLite's bound-parameter limit). */
 const INSERT_BATCH = 25;
+/** Receipts per update statement (6 parameters each, kept under the same limit). */
+const RECEIPT_BATCH = 150;
+/** Ids per coalesced read. */
+const READ_BATCH = 500;
 
 /**
  * The one way the service sends transactions. Per account and chain it allocates the nonce, signs
@@ -84,6 +98,7 @@ export class TransactionOutbox {
   /** chain:account pairs whose nonce row exists (rows are never deleted). */
   private readonly knownNonceRows = new Set<string>();
   private groupScheduled = false;
+  private followUpScheduled = false;
   /** A group is signing ahead (only one at a time, so groups stay large while the store is busy). */
   private groupSigning = false;
   /** Resolves when the group being stored, if any, is done. */
@@ -92,6 +107,8 @@ export class TransactionOutbox {
   private readonly formedGroups: FormedGroup[] = [];
   /** Per chain:account, the nonce this process expects its next stored transaction to get (a guess, checked when storing). */
   private readonly expectedNonces = new Map<string, number>();
+  /** Reads by id asked for in this turn of the event loop, made as one query at its end. */
+  private readonly pendingReads = new Map<string, Array<{ resolve(row: OutboxRow | undefined): void; reject(error: unknown): void }>>();
 
   constructor(options: OutboxOptions) {
     this.db = options.db;
@@ -377,8 +394,36 @@ export class TransactionOutbox {
   }
 
   async findById(id: string): Promise<OutboxTransaction | undefined> {
-    const row = await this.db.selectFrom('outbox_transactions').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.readById(id);
     return row && toTransaction(row);
+  }
+
+  /**
+   * Reads asked for together (every waiter of a burst of transactions, each request polling its
+   * own) are made as one query rather than one each.
+   */
+  private readById(id: string): Promise<OutboxRow | undefined> {
+    return new Promise((resolve, reject) => {
+      if (this.pendingReads.size === 0) setImmediate(() => void this.readPending());
+      const waiters = this.pendingReads.get(id) ?? [];
+      waiters.push({ resolve, reject });
+      this.pendingReads.set(id, waiters);
+    });
+  }
+
+  private async readPending(): Promise<void> {
+    const reads = [...this.pendingReads];
+    this.pendingReads.clear();
+    for (let start = 0; start < reads.length; start += READ_BATCH) {
+      const batch = reads.slice(start, start + READ_BATCH);
+      try {
+        const rows = await this.db.selectFrom('outbox_transactions').selectAll().where('id', 'in', batch.map(([id]) => id)).execute();
+        const byId = new Map(rows.map((row) => [row.id, row]));
+        for (const [id, waiters] of batch) for (const waiter of waiters) waiter.resolve(byId.get(id));
+      } catch (error) {
+        for (const [, waiters] of batch) for (const waiter of waiters) waiter.reject(error);
+      }
+    }
   }
 
   async findByHash(txHash: string): Promise<OutboxTransaction | undefined> {
@@ -509,6 +554,21 @@ export class TransactionOutbox {
     await Promise.all(due.map((row) => this.broadcast(row)));
     const sentNow = new Set(due);
     await this.unstickEmbeddedNodes(unmined, sentNow, now);
+    if (unmined.some((row) => this.awaitedSoon(row, now))) this.followUp();
+  }
+
+  /** Whether a caller waits on this unmined row, stored moments ago, which an automining node should mine any moment. */
+  private awaitedSoon(row: OutboxRow, now: number): boolean {
+    return now - row.created_ms < STALLED_MS && this.chains.get(row.chain).automine && this.settled.listenerCount(row.id) > 0;
+  }
+
+  private followUp(): void {
+    if (this.followUpScheduled) return;
+    this.followUpScheduled = true;
+    setTimeout(() => {
+      this.followUpScheduled = false;
+      this.kick();
+    }, FOLLOW_UP_MS).unref();
   }
 
   /**
@@ -655,29 +715,41 @@ export class TransactionOutbox {
     await this.recordReceipts([{ row, receipt }]);
   }
 
-  /** Stores receipts in one DB transaction (one commit for a whole pass). */
+  /** Stores receipts in one DB transaction (one commit for a whole pass), a statement per RECEIPT_BATCH. */
   private async recordReceipts(mined: Array<{ row: OutboxRow; receipt: MinedReceipt }>): Promise<void> {
     const now = Date.now();
-    // In id order: two processes recording the same receipts lock the rows in one order (PostgreSQL
-    // would otherwise find a deadlock and abort one pass).
-    const ordered = [...mined].sort((a, b) => (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0));
-    const recorded = await this.db.transaction().execute(async (trx) => {
-      const rows: OutboxRow[] = [];
-      for (const { row, receipt } of ordered) {
-        const outcome = {
-          status: 'mined',
-          receipt_status: receipt.status,
-          block_number: Number(receipt.blockNumber),
-          block_hash: receipt.blockHash,
-          gas_used: receipt.gasUsed.toString(),
-          contract_address: receipt.contractAddress?.toLowerCase() ?? null,
-          error: null,
-          updated_ms: now,
-        } satisfies Partial<OutboxRow>;
-        await trx.updateTable('outbox_transactions').set(outcome).where('id', '=', row.id).execute();
-        rows.push({ ...row, ...outcome });
+    const recorded = mined.map(({ row, receipt }) => ({
+      ...row,
+      status: 'mined',
+      receipt_status: receipt.status,
+      block_number: Number(receipt.blockNumber),
+      block_hash: receipt.blockHash,
+      gas_used: receipt.gasUsed.toString(),
+      contract_address: receipt.contractAddress?.toLowerCase() ?? null,
+      error: null,
+      updated_ms: now,
+    }) satisfies OutboxRow);
+    await this.db.transaction().execute(async (trx) => {
+      for (let start = 0; start < recorded.length; start += RECEIPT_BATCH) {
+        const batch = recorded.slice(start, start + RECEIPT_BATCH);
+        // Two processes can record the same receipts: PostgreSQL rows are locked in id order first,
+        // or the two updates could take them in different orders and deadlock. (SQLite has one writer.)
+        if (this.options.dialect === 'postgres') {
+          await trx.selectFrom('outbox_transactions').select('id').where('id', 'in', batch.map((row) => row.id)).orderBy('id').forUpdate().execute();
+        }
+        // One statement for the whole batch; Kysely builds no UPDATE ... FROM (VALUES ...) itself.
+        const receipts = sql.join(
+          batch.map((row) => sql`(${row.id}, ${row.receipt_status}, ${row.block_number}, ${row.block_hash}, ${row.gas_used}, ${row.contract_address})`),
+        );
+        await sql`
+          with receipts (id, receipt_status, block_number, block_hash, gas_used, contract_address) as (values ${receipts})
+          update outbox_transactions
+          set status = 'mined', receipt_status = receipts.receipt_status, block_number = cast(receipts.block_number as bigint),
+            block_hash = receipts.block_hash, gas_used = receipts.gas_used, contract_address = receipts.contract_address,
+            error = null, updated_ms = ${now}
+          from receipts
+          where outbox_transactions.id = receipts.id`.execute(trx);
       }
-      return rows;
     });
     for (const row of recorded) {
       this.broadcastAt.delete(row.id);
