@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { parseEther, toHex, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from 'viem/accounts';
-import { clearAccountPool, mineStalledPool } from '../src/chain/chains.ts';
+import { clearAccountPool, isNextNonceQueued, mineStalledPool } from '../src/chain/chains.ts';
 import { loadConfig } from '../src/config/config.ts';
 import type { TransactionSigner } from '../src/outbox/outbox.ts';
 import { openServices, type Services } from '../src/services.ts';
@@ -156,28 +156,34 @@ async function straightToNode(services: Services, presigned: PresignedTransfers)
   });
   const acceptedMs = performance.now() - started;
   const deadline = Date.now() + 120_000;
-  let progress = { total: -1, at: Date.now(), minedBlockAt: 0 };
+  const chain = services.chains.get('main');
+  let progress = { total: -1, at: Date.now(), checkedAt: 0 };
   for (;;) {
     const mined = await Promise.all(accounts.map((address) => client.getTransactionCount({ address, blockTag: 'latest' })));
     if (mined.every((nonce, slot) => nonce >= nextNonces[slot]!)) break;
     if (Date.now() > deadline) throw new Error('raw transactions not mined within 120 s');
-    // The same help the outbox gets when anvil holds transactions back (see mineStalledPool and
-    // clearAccountPool): a block mined after 300 ms without progress, the pool emptied and the
-    // rest sent again in nonce order after 1.5 s.
+    // The same help the outbox gets when anvil holds transactions back (see mineStalledPool,
+    // clearAccountPool and isNextNonceQueued): every 300 ms without progress, an account whose next
+    // nonce the node keeps queued (or, after 1.5 s, any account not done) has its pool emptied and
+    // the rest sent again in nonce order; otherwise a block is mined if the pool holds ready ones.
     const total = mined.reduce((sum, nonce) => sum + nonce, 0);
     const now = Date.now();
-    if (total !== progress.total) progress = { total, at: now, minedBlockAt: 0 };
-    else if (now - progress.at > 1_500) {
+    if (total !== progress.total) progress = { total, at: now, checkedAt: 0 };
+    else if (now - progress.at > 300 && now - progress.checkedAt > 300) {
+      progress.checkedAt = now;
+      const late = now - progress.at > 1_500;
+      let resent = false;
       for (const [slot, address] of accounts.entries()) {
         if (mined[slot]! >= nextNonces[slot]!) continue;
-        await clearAccountPool(services.chains.get('main'), address);
+        if (!late && !(await isNextNonceQueued(chain, address, mined[slot]!))) continue;
+        await clearAccountPool(chain, address);
         for (const raw of rawsByAccount[slot]!.slice(mined[slot]! - firstNonces[slot]!)) {
           await client.sendRawTransaction({ serializedTransaction: raw }).catch(() => undefined);
         }
+        resent = true;
       }
-      progress.at = Date.now();
-    } else if (now - progress.at > 300 && now - progress.minedBlockAt > 300 && (await mineStalledPool(services.chains.get('main')))) {
-      progress.minedBlockAt = now;
+      if (resent) progress.at = Date.now();
+      else await mineStalledPool(chain);
     }
     await new Promise((resolve) => setTimeout(resolve, 5));
   }

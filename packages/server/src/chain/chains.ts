@@ -135,3 +135,18 @@ export async function mineStalledPool(chain: ChainContext): Promise<boolean> {
 export async function clearAccountPool(chain: ChainContext, address: Address): Promise<void> {
   await chain.client.request({ method: 'anvil_removePoolTransactions' as never, params: [address] as never });
 }
+
+/**
+ * Whether an embedded node keeps `nonce` of `address` in its queue although it is the account's next
+ * one to mine: the state clearAccountPool is for, told from the node's own pool at once. A nonce
+ * queued behind a missing one is not this.
+ */
+export async function isNextNonceQueued(chain: ChainContext, address: Address, nonce: number): Promise<boolean> {
+  const [pool, next] = await Promise.all([
+    chain.client.request({ method: 'txpool_inspect' as never }) as Promise<{ queued?: Record<string, Record<string, unknown>> }>,
+    chain.client.getTransactionCount({ address, blockTag: 'latest' }),
+  ]);
+  if (next !== nonce) return false;
+  const queued = Object.entries(pool.queued ?? {}).find(([account]) => account.toLowerCase() === address.toLowerCase())?.[1];
+  return queued !== undefined && String(nonce) in queued;
+}

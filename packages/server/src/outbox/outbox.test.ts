@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { parseEther, type Address, type Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
-import { mineStalledPool } from '../chain/chains.ts';
+import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from 'viem/accounts';
+import { clearAccountPool, isNextNonceQueued, mineStalledPool } from '../chain/chains.ts';
 import { openTestServices, type TestServices } from '../testing/test-services.ts';
 import { OutboxRefusal, TransactionOutbox, type TransactionSigner } from './outbox.ts';
 
@@ -209,6 +209,38 @@ describe('transaction outbox (real node, real store)', () => {
     assert.equal(await chain.client.getBalance({ address: to }), 2n);
     assert.equal(await chain.client.getTransactionCount({ address: signer.address }), 2);
     assert.deepEqual(await rpc('txpool_status'), { pending: '0x0', queued: '0x0' });
+  });
+
+  test("an embedded node keeping an account's next nonce queued is told from its pool, apart from a nonce queued behind a gap", async () => {
+    const chain = services.chains.get('main');
+    const rpc = (method: string, params: unknown[] = []) => chain.client.request({ method: method as never, params: params as never });
+    const account = privateKeyToAccount(generatePrivateKey());
+    await rpc('anvil_setBalance', [account.address, '0xde0b6b3a7640000']);
+    const fees = await chain.client.estimateFeesPerGas();
+    const send = async (nonce: number) =>
+      chain.client.sendRawTransaction({
+        serializedTransaction: await account.signTransaction({
+          chainId: chain.chainId,
+          nonce,
+          to: freshAddress(),
+          value: 1n,
+          gas: 21_000n,
+          maxFeePerGas: fees.maxFeePerGas * 2n,
+          maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+        }),
+      });
+    await chain.client.waitForTransactionReceipt({ hash: await send(0) });
+    // Told that nonce 0 is unused, the node queues nonce 1 behind it: a gap, not the quirk.
+    await rpc('anvil_setNonce', [account.address, '0x0']);
+    await send(1);
+    assert.equal(await isNextNonceQueued(chain, account.address, 1), false);
+    assert.equal(await isNextNonceQueued(chain, account.address, 0), false);
+    // Told again that nonce 0 is used, the node keeps nonce 1 queued though it is the next one.
+    await rpc('anvil_setNonce', [account.address, '0x1']);
+    assert.equal(await isNextNonceQueued(chain, account.address, 1), true);
+    await clearAccountPool(chain, account.address);
+    assert.equal(await isNextNonceQueued(chain, account.address, 1), false);
+    assert.equal((await chain.client.waitForTransactionReceipt({ hash: await send(1) })).status, 'success');
   });
 
   test('"nonce too low" for a nonce used outside the outbox fails that one transaction and moves on', async () => {

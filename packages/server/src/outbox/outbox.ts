@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { BaseError, ContractFunctionRevertedError, ExecutionRevertedError, keccak256, serializeTransaction, type Address, type Hex, type LocalAccount } from 'viem';
 import { sql } from 'kysely';
-import { clearAccountPool, mineStalledPool, type ChainContext, type ChainRegistry } from '../chain/chains.ts';
+import { clearAccountPool, isNextNonceQueued, mineStalledPool, type ChainContext, type ChainRegistry } from '../chain/chains.ts';
 import type { Db, DbTransaction } from '../store/database.ts';
 import type { StoreDialect } from '../store/migrations/index.ts';
 import type { OutboxRow } from '../store/schema.ts';
@@ -576,9 +576,9 @@ export class TransactionOutbox {
    * STALLED_MS ago is still unmined, each such account's lowest nonce goes again (anvil can drop
    * one under load, holding back every later nonce), and a block is mined if the pool holds ready
    * transactions (anvil's automine can stop with them waiting: see mineStalledPool). An account
-   * whose lowest transaction is still the same STUCK_MS later has its transactions taken out of the
-   * node's pool and sent again in nonce order (anvil can also keep the next nonce queued: see
-   * clearAccountPool).
+   * whose stalled lowest transaction the node keeps queued though it is the next nonce, or whose
+   * lowest transaction is still the same STUCK_MS later, has its transactions taken out of the
+   * node's pool and sent again in nonce order (see clearAccountPool).
    */
   private async unstickEmbeddedNodes(unmined: OutboxRow[], sentNow: Set<OutboxRow>, now: number): Promise<void> {
     const stalled = unmined.filter(
@@ -602,7 +602,10 @@ export class TransactionOutbox {
     for (const [key, row] of lowestUnmined) {
       const seen = this.stalledLowest.get(key);
       if (seen?.id !== row.id) this.stalledLowest.set(key, { id: row.id, since: now });
-      else if (now - seen.since > STUCK_MS) stuck.push(row);
+      // A queued next nonce shows in the node's pool as soon as the account stalls; STUCK_MS is
+      // for whatever else keeps it back.
+      const queuedNext = lowest.has(key) && (await isNextNonceQueued(this.chains.get(row.chain), row.from_address as Address, row.nonce).catch(() => false));
+      if (queuedNext || (seen?.id === row.id && now - seen.since > STUCK_MS)) stuck.push(row);
     }
     const stuckAccounts = new Set(stuck.map(rowAccountKey));
     await Promise.all([...lowest].filter(([key]) => !stuckAccounts.has(key)).map(([, row]) => this.broadcast(row)));
