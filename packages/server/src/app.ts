@@ -1,7 +1,7 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Services } from './services.ts';
-import { isAppError, isRefusedRequest, refusedRequestBody } from './errors/app-error.ts';
+import { AppError, isAppError, isRefusedRequest, refusedRequestBody } from './errors/app-error.ts';
 import { healthRoutes } from './health/routes.ts';
 import { a2aRoutes } from './a2a/routes.ts';
 import { A2aRuntime } from './a2a/runtime.ts';
@@ -17,6 +17,12 @@ export interface BuildAppOptions {
   /** A pino logger for request logs; none by default (tests). */
   logger?: FastifyServerOptions['loggerInstance'];
 }
+
+/** What the router's own refusals say (Fastify's error codes). */
+const ROUTER_REFUSALS: Record<string, string> = {
+  FST_ERR_BAD_URL: 'the path is not validly percent-encoded',
+  FST_ERR_MAX_PARAM_LENGTH: 'a path parameter is longer than 100 characters',
+};
 
 export type App = FastifyInstance & { services: Services };
 
@@ -34,6 +40,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false } },
     bodyLimit: 1024 * 1024,
     trustProxy: options.services.config.trustProxy,
+    // Refused by the router before any route or error handler runs: answered with the registry's
+    // 400 body too, saying what was wrong without echoing the (possibly huge) path.
+    frameworkErrors: (error, _request, reply: FastifyReply) => {
+      const detail = ROUTER_REFUSALS[error.code] ?? 'the request could not be routed';
+      return reply.status(400).send(refusedRequestBody(new AppError(400, { detail })));
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.decorate('services', options.services);
 
@@ -42,6 +54,14 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     if (isRefusedRequest(error)) return reply.status(400).send(refusedRequestBody(error));
     request.log.error(error);
     return reply.status(500).send({ code: 500, err: 'internal server error' });
+  });
+  // Ajv turns a string such as "1e309" or "Infinity" into an infinite number when it coerces a path
+  // or query parameter, and then skips its range checks (they only look at finite numbers), as it
+  // does for 1e309 in a JSON body: such a value passes `integer` with bounds. Refused here, after
+  // validation and before any handler, so no command sees a number it cannot store.
+  app.addHook('preHandler', async (request) => {
+    const where = nonFiniteNumberAt({ params: request.params, querystring: request.query, body: request.body });
+    if (where) throw new AppError(400, { detail: `${where} must be a finite number` });
   });
   app.setNotFoundHandler((_request, reply) => reply.status(404).send({ code: 404, err: 'not Found' }));
 
@@ -56,4 +76,33 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(exampleRoutes);
   await app.register(cardMetadataRoutes);
   return app as unknown as App;
+}
+
+/**
+ * The path ("body/card_ids/0") of the first number in a parsed request that is not finite, if any.
+ * Walked without recursion, and the path is put together only for a find: a 1 MiB body can nest
+ * arrays deeper than the call stack allows.
+ */
+function nonFiniteNumberAt(request: object): string | undefined {
+  interface Visit {
+    value: unknown;
+    key: string;
+    parent: Visit | undefined;
+  }
+  const pending: Visit[] = [{ value: request, key: '', parent: undefined }];
+  for (let visit = pending.pop(); visit; visit = pending.pop()) {
+    const { value } = visit;
+    if (typeof value === 'number' && !Number.isFinite(value)) {
+      const keys: string[] = [];
+      for (let at: Visit | undefined = visit; at?.parent; at = at.parent) keys.unshift(at.key);
+      return keys.join('/');
+    }
+    if (value === null || typeof value !== 'object') continue;
+    // Only what a parser or the router made (plain or null-prototype objects, arrays), not the
+    // streams or buffers of uploads.
+    const maker = (value as { constructor?: unknown }).constructor;
+    if (!Array.isArray(value) && maker !== undefined && maker !== Object) continue;
+    for (const [key, item] of Object.entries(value)) pending.push({ value: item, key, parent: visit });
+  }
+  return undefined;
 }
