@@ -56,11 +56,13 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     return reply.status(500).send({ code: 500, err: 'internal server error' });
   });
   // Ajv turns a string such as "1e309" or "Infinity" into an infinite number when it coerces a path
-  // or query parameter, and then skips its range checks (they only look at finite numbers), as it
-  // does for 1e309 in a JSON body: such a value passes `integer` with bounds. Refused here, after
-  // validation and before any handler, so no command sees a number it cannot store.
+  // or query parameter, and then skips its range checks (they only look at finite numbers): such a
+  // value passes `integer` with bounds, and PostgreSQL refuses it as a query parameter. Refused
+  // here, after validation and before any handler. (1e309 in a JSON body is already a number, which
+  // Ajv's type check refuses when it is not finite; free-form fields are checked by their commands,
+  // with their own codes.)
   app.addHook('preHandler', async (request) => {
-    const where = nonFiniteNumberAt({ params: request.params, querystring: request.query, body: request.body });
+    const where = infiniteParameter({ params: request.params, querystring: request.query });
     if (where) throw new AppError(400, { detail: `${where} must be a finite number` });
   });
   app.setNotFoundHandler((_request, reply) => reply.status(404).send({ code: 404, err: 'not Found' }));
@@ -78,31 +80,14 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   return app as unknown as App;
 }
 
-/**
- * The path ("body/card_ids/0") of the first number in a parsed request that is not finite, if any.
- * Walked without recursion, and the path is put together only for a find: a 1 MiB body can nest
- * arrays deeper than the call stack allows.
- */
-function nonFiniteNumberAt(request: object): string | undefined {
-  interface Visit {
-    value: unknown;
-    key: string;
-    parent: Visit | undefined;
-  }
-  const pending: Visit[] = [{ value: request, key: '', parent: undefined }];
-  for (let visit = pending.pop(); visit; visit = pending.pop()) {
-    const { value } = visit;
-    if (typeof value === 'number' && !Number.isFinite(value)) {
-      const keys: string[] = [];
-      for (let at: Visit | undefined = visit; at?.parent; at = at.parent) keys.unshift(at.key);
-      return keys.join('/');
+/** The name ("params/nft_id") of the first path or query parameter that Ajv made an infinite number, if any. */
+function infiniteParameter(parts: Record<string, unknown>): string | undefined {
+  for (const [part, values] of Object.entries(parts)) {
+    // Both are flat: the router's params, and the query as parsed (a value or an array of them).
+    for (const [name, value] of Object.entries(values ?? {})) {
+      const infinite = (item: unknown) => typeof item === 'number' && !Number.isFinite(item);
+      if (Array.isArray(value) ? value.some(infinite) : infinite(value)) return `${part}/${name}`;
     }
-    if (value === null || typeof value !== 'object') continue;
-    // Only what a parser or the router made (plain or null-prototype objects, arrays), not the
-    // streams or buffers of uploads.
-    const maker = (value as { constructor?: unknown }).constructor;
-    if (!Array.isArray(value) && maker !== undefined && maker !== Object) continue;
-    for (const [key, item] of Object.entries(value)) pending.push({ value: item, key, parent: visit });
   }
   return undefined;
 }

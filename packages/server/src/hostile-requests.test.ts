@@ -72,13 +72,15 @@ async function storeSnapshot(services: TestServices): Promise<Map<string, string
 describe('hostile requests to every route', () => {
   let services: TestServices;
   let app: App;
+  let partner: Awaited<ReturnType<typeof signedInPartner>>;
   let partnerToken: string;
   let memberToken: string;
 
   before(async () => {
     services = await openTestServices();
     app = await buildApp({ services });
-    partnerToken = (await signedInPartner(app, services)).token;
+    partner = await signedInPartner(app, services);
+    partnerToken = partner.token;
     memberToken = (await signedInMember(app, services)).token;
   });
   after(async () => {
@@ -188,5 +190,30 @@ describe('hostile requests to every route', () => {
     // A finite value of the same parameter is not refused by the check.
     const known = await app.inject({ method: 'GET', url: '/v2/wallet/nft/0', headers: { authorization: partnerToken } });
     assert.equal(known.statusCode, 404, known.body);
+
+    // 1e309 in a JSON body is Infinity once parsed, and not coerced: refused by the schema where it
+    // wants an integer...
+    const escrow = await app.inject({
+      method: 'POST',
+      url: '/v2/escrow',
+      headers: { authorization: partnerToken, 'content-type': 'application/json' },
+      payload: `{"pin":"${partner.pinHash}","contract_address":"${partner.contractAddress}","card_ids":[1e309]}`,
+    });
+    assert.equal(escrow.statusCode, 400, escrow.body);
+    assert.deepEqual(escrow.json(), { code: 400, err: 'bad request', message: 'body/card_ids/0 must be integer' });
+    // ...and, in B1's free-form fields, answered with the code the specification gives that field.
+    const prepared = (body: string) =>
+      app.inject({ method: 'POST', url: '/v2/a2a/prepare', headers: { 'content-type': 'application/json' }, payload: body });
+    const bapp = '"bapp":{"name":"Test BApp"}';
+    const to = '0x0000000000000000000000000000000000000001';
+    for (const [body, code] of [
+      [`{${bapp},"type":1e309}`, 6010],
+      [`{${bapp},"type":"send_coin","chain":1e309,"transaction":{"to":"${to}","amount":"1"}}`, 6417],
+      [`{${bapp},"type":"execute_contract","transaction":{"to":"${to}","value":1e309,"encoded_function_call":"0x"}}`, 6409],
+      [`{${bapp},"type":"sign_message","message":{"value":1e309}}`, 6409],
+    ] as const) {
+      const response = await prepared(body);
+      assert.equal(response.json().code, code, `${body}: ${response.body}`);
+    }
   });
 });
