@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { buildApp, type App } from './app.ts';
 import { errorCodes } from './errors/codes.ts';
 import { signedInPartner } from './partner-api/testing/partner-session.ts';
@@ -58,14 +59,24 @@ const HOSTILE_BODIES: Array<[string, string]> = [
   ['application/octet-stream', '\u0000\u0001\u0002'],
 ];
 
-/** Every table's rows, to show a sweep of refused requests changed nothing. */
+/**
+ * Every table's rows, to show a sweep of refused requests changed nothing. The tables are listed
+ * from this store's own schema: Kysely's introspection reads every schema of a PostgreSQL database,
+ * other test files' too, and fails when one of them is dropped meanwhile.
+ */
 async function storeSnapshot(services: TestServices): Promise<Map<string, string>> {
+  const { db, dialect } = services.store;
+  const tables =
+    dialect === 'postgres'
+      ? sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema()`
+      : sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`;
   const snapshot = new Map<string, string>();
-  for (const table of await services.store.db.introspection.getTables()) {
-    const rows = await services.store.db.selectFrom(table.name as never).selectAll().execute();
+  for (const { name } of (await tables.execute(db)).rows) {
+    const rows = await db.selectFrom(name as never).selectAll().execute();
     const text = rows.map((row) => JSON.stringify(row, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))).sort();
-    snapshot.set(table.name, text.join('\n'));
+    snapshot.set(name, text.join('\n'));
   }
+  assert.ok(snapshot.has('outbox_transactions') && snapshot.has('wallet_sessions'), `tables found: ${[...snapshot.keys()].join(', ')}`);
   return snapshot;
 }
 
