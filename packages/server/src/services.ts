@@ -4,7 +4,7 @@ import { ChainRegistry } from './chain/chains.ts';
 import type { Config } from './config/config.ts';
 import { KeyVault } from './custody/key-vault.ts';
 import { loadMasterKey } from './custody/master-key.ts';
-import { SigningPool } from './custody/signing-pool.ts';
+import { signingBuild } from './custody/transaction-signature.ts';
 import { ensureOperator, fundOperatorOnManagedChains, type Operator } from './operator/operator.ts';
 import { TransactionOutbox } from './outbox/outbox.ts';
 import { CardIndex } from './card-index/index.ts';
@@ -58,9 +58,7 @@ export async function openServices(config: Readonly<Config>, options: OpenServic
       postgresSchema: options.postgresSchema,
     });
     closers.push(() => store.close());
-    const signing = new SigningPool({ onWorkerProblem: (message) => log.warn(message) });
-    closers.push(() => signing.close());
-    const vault = new KeyVault(store.db, masterKey, signing);
+    const vault = new KeyVault(store.db, masterKey);
     const messenger = openMessenger(config.messenger, { db: store.db, log: { info: (message) => log.info(message) } });
     const tokenKey = deriveTokenKey(masterKey);
     const files = await openFileStorage(config);
@@ -96,6 +94,8 @@ export async function openServices(config: Readonly<Config>, options: OpenServic
       log: { info: (message) => log.info(message), warn: (message) => log.warn(message) },
     });
     if (options.runOutbox) {
+      // The WebAssembly build signs at about half the native build's rate: worth knowing when the outbox is busy.
+      log.info(`signing transactions with libsecp256k1 (${signingBuild === 'native' ? 'native build' : `WebAssembly build: the native one has no binary for ${process.platform}-${process.arch}`})`);
       await outbox.start();
       closers.push(() => outbox.stop());
       cardIndex.start();

@@ -18,4 +18,3 @@ export {
   type CreateKeyInput,
   type UnlockedKey,
 } from './key-vault.ts';
-export { SigningPool } from './signing-pool.ts';

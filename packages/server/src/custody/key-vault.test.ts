@@ -3,14 +3,13 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { entropyToMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
-import { recoverTransactionAddress, serializeTransaction, verifyMessage } from 'viem';
+import { recoverTransactionAddress, serializeTransaction, verifyMessage, type TransactionSerializable } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { AppError } from '../errors/app-error.ts';
 import { availableTestStoreKinds, openTestStore, type TestStore } from '../testing/test-store.ts';
 import { openSecret } from './envelope.ts';
 import { deriveEvmPrivateKey, KeyVault, MAX_PIN_FAILURES } from './key-vault.ts';
 import { sha256Hex } from './passwords.ts';
-import { SigningPool } from './signing-pool.ts';
 
 const TEST_MNEMONIC = 'test test test test test test test test test test test junk';
 /** The first account of TEST_MNEMONIC, as every Ethereum dev tool lists it. */
@@ -70,25 +69,21 @@ for (const kind of availableTestStoreKinds()) {
       assert.equal(await vault.pinFailures(keyId), 0);
     });
 
-    test('with a signing pool, transactions are signed on its worker, or in this thread when a serializer is given', async () => {
-      const pool = new SigningPool();
-      try {
-        const pooled = new KeyVault(db(), masterKey, pool);
-        const { keyId, address } = await pooled.createKey({ ownerType: 'fee_payer', ownerId: 'pooled', protection: 'server', secretKind: 'private_key' });
-        const { account } = await pooled.unlock(keyId);
-        const transfer = (nonce: number) =>
-          ({ type: 'eip1559', chainId: 31337, nonce, to: TEST_MNEMONIC_ADDRESS, value: 1n, gas: 21_000n, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n }) as const;
-        const turned = () => new Promise<'turned'>((resolve) => setImmediate(() => resolve('turned')));
-        // On the worker: the answer comes after the event loop turns.
-        assert.equal(await Promise.race([account.signTransaction(transfer(0)), turned()]), 'turned');
-        const onWorker = await account.signTransaction(transfer(1));
-        // With a serializer: signed in this thread, before the loop turns; the same bytes.
-        const here = await Promise.race([account.signTransaction(transfer(1), { serializer: serializeTransaction }), turned()]);
-        assert.equal(here, onWorker);
-        assert.equal((await recoverTransactionAddress({ serializedTransaction: onWorker as never })).toLowerCase(), address);
-      } finally {
-        await pool.close();
-      }
+    test('an unlocked key signs a transaction to the bytes viem signs with the same key, with the serializer the caller gives', async () => {
+      const { keyId, address } = await vault.createKey({ ownerType: 'user', ownerId: 'signs-transactions', protection: 'server', secretKind: 'mnemonic_entropy' });
+      const { account, mnemonic } = await vault.unlock(keyId);
+      const viemAccount = privateKeyToAccount(`0x${Buffer.from(deriveEvmPrivateKey(mnemonic!)).toString('hex')}`);
+      const transfer = { type: 'eip1559', chainId: 31337, nonce: 4, to: TEST_MNEMONIC_ADDRESS, value: 1n, gas: 21_000n, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n } as const;
+      const raw = await account.signTransaction(transfer);
+      assert.equal(raw, await viemAccount.signTransaction(transfer));
+      assert.equal((await recoverTransactionAddress({ serializedTransaction: raw as never })).toLowerCase(), address);
+      const serialized: string[] = [];
+      const serializer = ((transaction: TransactionSerializable, signature?: unknown) => {
+        serialized.push(signature ? 'signed' : 'unsigned');
+        return serializeTransaction(transaction, signature as never);
+      }) as typeof serializeTransaction;
+      assert.equal(await account.signTransaction(transfer, { serializer }), raw);
+      assert.deepEqual(serialized, ['unsigned', 'signed']);
     });
 
     test('a pin key signs after unlocking with its PIN', async () => {

@@ -8,8 +8,7 @@ import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { AppError } from '../errors/app-error.ts';
 import { epochSeconds, type Db, type DbTransaction } from '../store/database.ts';
 import type { KeyOwnerType, KeyProtection, KeySecretKind, SigningKeyRow } from '../store/schema.ts';
-import type { SigningPool } from './signing-pool.ts';
-import { signTransactionWithKey } from './transaction-signature.js';
+import { signTransactionWithKey } from './transaction-signature.ts';
 import { openSecret, rewrapDataKey, sealSecret, wrapServerDataKeyWithPin, WrongKeyError, type SealedSecret } from './envelope.ts';
 
 /** Wrong PINs in a row after which a key is locked until the operator resets it. */
@@ -85,17 +84,14 @@ const SEALED_COLUMNS = [
 export class KeyVault {
   readonly #db: Db;
   readonly #masterKey: Uint8Array;
-  readonly #signing: SigningPool | undefined;
 
   /** Helper shared with code that derives addresses from mnemonics. */
   static readonly deriveEvmPrivateKey = deriveEvmPrivateKey;
 
-  /** With a signing pool, unlocked keys sign transactions on its worker thread. */
-  constructor(db: Db, masterKey: Uint8Array, signing?: SigningPool) {
+  constructor(db: Db, masterKey: Uint8Array) {
     if (masterKey.length !== 32) throw new Error('the master key must be 32 bytes');
     this.#db = db;
     this.#masterKey = masterKey;
-    this.#signing = signing;
   }
 
   /**
@@ -154,7 +150,7 @@ export class KeyVault {
     if (row.protection === 'server') {
       if (pin !== undefined) throw new Error(`signing key ${keyId} is server-protected and takes no PIN`);
       const secret = await openSecret({ masterKey: this.#masterKey, sealed: sealedOf(row), ownerId: row.owner_id, address: row.address });
-      return toUnlockedKey(keyId, row, secret, this.#signing);
+      return toUnlockedKey(keyId, row, secret);
     }
 
     requirePin(pin, row.pin_failures);
@@ -173,7 +169,7 @@ export class KeyVault {
     }
     try {
       await this.#db.updateTable('signing_keys').set({ pin_failures: 0 }).where('id', '=', keyId).execute();
-      return toUnlockedKey(keyId, attempt, secret, this.#signing);
+      return toUnlockedKey(keyId, attempt, secret);
     } finally {
       secret.fill(0);
     }
@@ -330,7 +326,6 @@ function toUnlockedKey(
   keyId: string,
   row: Pick<SealedRow, 'address' | 'secret_kind'>,
   secret: Uint8Array,
-  signing: SigningPool | undefined,
 ): UnlockedKey {
   const mnemonic = row.secret_kind === 'mnemonic_entropy' ? entropyToMnemonic(secret, wordlist) : undefined;
   const privateKey = mnemonic === undefined ? Uint8Array.from(secret) : deriveEvmPrivateKey(mnemonic);
@@ -339,16 +334,12 @@ function toUnlockedKey(
     const local = privateKeyToAccount(hexKey);
     const address = local.address.toLowerCase() as `0x${string}`;
     if (address !== row.address) throw new Error(`signing key ${keyId} does not match its stored address`);
-    // Transactions are signed with libsecp256k1 (transaction-signature.js). A caller that passes a
-    // serializer signs in this thread, as viem would: chains with their own serializer (none
-    // configured today), and code that must not wait for the worker (the outbox signing inside a DB
-    // transaction passes viem's default one). Without a pool, everything is signed here.
+    // Transactions are signed with libsecp256k1 (transaction-signature.ts), with the serializer the
+    // caller gives, as viem would.
     const account: PrivateKeyAccount = {
       ...local,
       signTransaction: (transaction, options) =>
-        signing && !options?.serializer
-          ? signing.signTransaction(hexKey, transaction)
-          : signTransactionWithKey(hexKey, transaction, options?.serializer as SerializeTransactionFn<TransactionSerializable> | undefined),
+        signTransactionWithKey(hexKey, transaction, options?.serializer as SerializeTransactionFn<TransactionSerializable> | undefined),
     };
     return mnemonic === undefined ? { keyId, address, account } : { keyId, address, account, mnemonic };
   } finally {

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { recoverTransactionAddress, serializeTransaction, type TransactionSerializable } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, signTransaction } from 'viem/accounts';
-import { signTransactionWithKey } from './transaction-signature.js';
+import { signers, signingBuild, signTransactionWithKey } from './transaction-signature.ts';
 
 const to = () => `0x${randomBytes(20).toString('hex')}` as const;
 
@@ -19,13 +19,24 @@ function transactions(index: number): TransactionSerializable[] {
   ] as TransactionSerializable[];
 }
 
-test('a transaction is signed to the same bytes as viem signs it, for every kind, and recovers to its key', async () => {
-  for (let index = 0; index < 25; index++) {
-    const privateKey = generatePrivateKey();
-    for (const transaction of transactions(index)) {
-      const raw = await signTransactionWithKey(privateKey, transaction);
-      assert.equal(raw, await signTransaction({ privateKey, transaction }), `${transaction.type} #${index}`);
-      assert.equal(await recoverTransactionAddress({ serializedTransaction: raw as never }), privateKeyToAccount(privateKey).address);
+test('the native build signs where the package ships one (Linux x64, as on CI), and is the one used', () => {
+  const shipped = ['linux-x64', 'darwin-arm64', 'win32-x64'].includes(`${process.platform}-${process.arch}`);
+  assert.deepEqual(
+    signers.map((signer) => signer.name),
+    shipped ? ['native', 'webassembly'] : ['webassembly'],
+  );
+  assert.equal(signingBuild, signers[0]!.name);
+});
+
+test('a transaction is signed to the same bytes as viem signs it, for every kind and by every build, and recovers to its key', async () => {
+  for (const { name, sign } of signers) {
+    for (let index = 0; index < 25; index++) {
+      const privateKey = generatePrivateKey();
+      for (const transaction of transactions(index)) {
+        const raw = await signTransactionWithKey(privateKey, transaction, undefined, sign);
+        assert.equal(raw, await signTransaction({ privateKey, transaction }), `${name}: ${transaction.type} #${index}`);
+        assert.equal(await recoverTransactionAddress({ serializedTransaction: raw as never }), privateKeyToAccount(privateKey).address);
+      }
     }
   }
 });
@@ -42,9 +53,11 @@ test('a serializer given is the one used, for the signing hash and the result', 
   assert.deepEqual(calls, ['unsigned', 'signed']);
 });
 
-test('an invalid key or transaction is refused with an error, not a bad signature', async () => {
+test('an invalid key or transaction is refused with an error by every build, not a bad signature', async () => {
   const transaction = transactions(2)[0]!;
-  await assert.rejects(signTransactionWithKey(`0x${'00'.repeat(32)}`, transaction), /private/i);
-  await assert.rejects(signTransactionWithKey(`0x${'ff'.repeat(32)}`, transaction), /private/i);
-  await assert.rejects(signTransactionWithKey(generatePrivateKey(), { ...transaction, maxPriorityFeePerGas: 10n ** 19n } as TransactionSerializable), /priority/i);
+  for (const { sign } of signers) {
+    await assert.rejects(signTransactionWithKey(`0x${'00'.repeat(32)}`, transaction, undefined, sign), /private/i);
+    await assert.rejects(signTransactionWithKey(`0x${'ff'.repeat(32)}`, transaction, undefined, sign), /private/i);
+    await assert.rejects(signTransactionWithKey(generatePrivateKey(), { ...transaction, maxPriorityFeePerGas: 10n ** 19n } as TransactionSerializable, undefined, sign), /priority/i);
+  }
 });

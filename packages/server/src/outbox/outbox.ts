@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
-import { BaseError, ContractFunctionRevertedError, ExecutionRevertedError, keccak256, serializeTransaction, type Address, type Hex, type LocalAccount } from 'viem';
+import { BaseError, ContractFunctionRevertedError, ExecutionRevertedError, keccak256, type Address, type Hex, type LocalAccount } from 'viem';
 import { sql } from 'kysely';
 import { clearAccountPool, isNextNonceQueued, mineStalledPool, type ChainContext, type ChainRegistry } from '../chain/chains.ts';
 import type { Db, DbTransaction } from '../store/database.ts';
@@ -58,12 +58,6 @@ const STUCK_MS = 1_500;
  * caller need not wait for the next interval. (Older ones are the unsticking's business.)
  */
 const FOLLOW_UP_MS = 10;
-/**
- * One in this many of a group's signatures is made on the main thread rather than the signing
- * worker. Measured with the outbox bench on 2 cores: a third gave about 5% more throughput than
- * none; a half or all could not be told apart from a third (docs/architecture.md, "Throughput").
- */
-const THIS_THREAD_SHARE = 3;
 /** Rows per multi-row insert (kept under SQLite's bound-parameter limit). */
 const INSERT_BATCH = 25;
 /** Receipts per update statement (6 parameters each, kept under the same limit). */
@@ -256,6 +250,9 @@ export class TransactionOutbox {
     const group: FormedGroup = { items, counts: new Map(), signedAhead: new Map() };
     const keys = new Set<string>();
     const now = Date.now();
+    // Signed in the next turn of the event loop: the group before this one finishes its store
+    // first and its callers get their answers sooner.
+    const signingTurn = new Promise<void>((resolve) => setImmediate(resolve));
     for (const { prepared } of items) {
       if (keys.has(prepared.submission.idempotencyKey)) continue;
       keys.add(prepared.submission.idempotencyKey);
@@ -264,13 +261,7 @@ export class TransactionOutbox {
       const expected = this.expectedNonces.get(account);
       if (expected === undefined) continue;
       this.expectedNonces.set(account, expected + 1);
-      // Every THIS_THREAD_SHARE-th signature is made here while the worker makes the others, once
-      // the worker has been handed its part (the pool posts on a setImmediate queued before this
-      // one): the group waits for the slower of the two, and this thread would only wait.
-      const here = group.signedAhead.size % THIS_THREAD_SHARE === THIS_THREAD_SHARE - 1;
-      const signing = here
-        ? new Promise<void>((resolve) => setImmediate(resolve)).then(() => signedRow(prepared, expected, now, { inThisThread: true }))
-        : signedRow(prepared, expected, now);
+      const signing = signingTurn.then(() => signedRow(prepared, expected, now));
       group.signedAhead.set(prepared, signing.catch(() => undefined));
     }
     this.formedGroups.push(group);
@@ -373,9 +364,7 @@ export class TransactionOutbox {
       [...fresh].map(async (prepared) => {
         const nonce = accounts.get(accountKey(prepared))!.next++;
         const ahead = await signedAhead.get(prepared);
-        // Signed again inside the transaction in this thread, so the store's lock is not held across
-        // a wait for the signing worker (on SQLite a second connection of this process would stall).
-        return ahead?.nonce === nonce ? ahead : signedRow(prepared, nonce, now, { inThisThread: true });
+        return ahead?.nonce === nonce ? ahead : signedRow(prepared, nonce, now);
       }),
     );
     for (const row of created) rowsByKey.set(row.idempotency_key, row);
@@ -852,9 +841,8 @@ function revertReason(error: unknown): string | undefined {
 }
 
 /** Signs one submission with its nonce: the row the outbox stores. */
-async function signedRow(prepared: PreparedSubmission, nonce: number, now: number, options: { inThisThread?: boolean } = {}): Promise<OutboxRow> {
+async function signedRow(prepared: PreparedSubmission, nonce: number, now: number): Promise<OutboxRow> {
   const { submission, chain, from, value, data, gas, fees } = prepared;
-  // Given a serializer, a custody account signs in this thread instead of on the signing worker.
   const raw = await submission.signer.account.signTransaction!({
     type: 'eip1559',
     chainId: chain.chainId,
@@ -865,7 +853,7 @@ async function signedRow(prepared: PreparedSubmission, nonce: number, now: numbe
     gas,
     maxFeePerGas: fees.maxFeePerGas,
     maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-  }, options.inThisThread ? { serializer: serializeTransaction } : undefined);
+  });
   return {
     id: randomUUID(),
     idempotency_key: submission.idempotencyKey,
