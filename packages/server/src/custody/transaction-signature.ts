@@ -36,12 +36,11 @@ function loadNative(): RecoverableSign | undefined {
 }
 
 const native = loadNative();
-const webAssembly: RecoverableSign = (hash, privateKey) => signRecoverable(hash, privateKey);
 
 /** Every libsecp256k1 build that loads here, the one used first. */
 export const signers: ReadonlyArray<{ name: 'native' | 'webassembly'; sign: RecoverableSign }> = [
   ...(native ? [{ name: 'native' as const, sign: native }] : []),
-  { name: 'webassembly', sign: webAssembly },
+  { name: 'webassembly', sign: signRecoverable },
 ];
 
 /** Which build signs: said once at start-up, since it sets how many transactions a second the outbox can sign. */
@@ -73,5 +72,5 @@ export async function signTransactionWithKey(
   const r = bytesToHex(signature.subarray(0, 32));
   const s = bytesToHex(signature.subarray(32));
   // yParity for typed transactions, v for legacy ones (viem derives EIP-155's v from it).
-  return serializer(transaction, { r, s, yParity: recoveryId, v: 27n + BigInt(recoveryId) }) as Promise<Hex> | Hex;
+  return serializer(transaction, { r, s, yParity: recoveryId, v: 27n + BigInt(recoveryId) });
 }
