@@ -223,8 +223,8 @@ function outboxSide(round: number): Promise<Rate> {
       const unlocked = await services.vault.unlock(key.keyId);
       signers.push({ address: unlocked.address, account: unlocked.account });
     }
-    // Warm-up (not measured): nonce rows, fee cache, connections, and the JIT of both threads (the
-    // signing worker starts with the service, cold), as in a service that has been running.
+    // Warm-up (not measured): nonce rows, fee cache, connections, and the JIT, as in a service that
+    // has been running.
     await throughOutbox(services, signers, `warm-up-${round}`, WARM_UP);
     return measured(nodePid, N, () => throughOutbox(services, signers, `measured-${round}`, N));
   });

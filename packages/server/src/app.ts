@@ -80,13 +80,14 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   return app as unknown as App;
 }
 
+const isInfinite = (value: unknown) => typeof value === 'number' && !Number.isFinite(value);
+
 /** The name ("params/nft_id") of the first path or query parameter that Ajv made an infinite number, if any. */
 function infiniteParameter(parts: Record<string, unknown>): string | undefined {
   for (const [part, values] of Object.entries(parts)) {
     // Both are flat: the router's params, and the query as parsed (a value or an array of them).
     for (const [name, value] of Object.entries(values ?? {})) {
-      const infinite = (item: unknown) => typeof item === 'number' && !Number.isFinite(item);
-      if (Array.isArray(value) ? value.some(infinite) : infinite(value)) return `${part}/${name}`;
+      if (Array.isArray(value) ? value.some(isInfinite) : isInfinite(value)) return `${part}/${name}`;
     }
   }
   return undefined;
