@@ -1,4 +1,5 @@
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions, type FastifySchemaCompiler } from 'fastify';
+import { AjvCompiler } from '@fastify/ajv-compiler';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Services } from './services.ts';
 import { AppError, isAppError, isRefusedRequest, refusedRequestBody } from './errors/app-error.ts';
@@ -36,8 +37,6 @@ declare module 'fastify' {
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
-    // Validation errors of every route become the registry's 400 body.
-    ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false } },
     bodyLimit: 1024 * 1024,
     trustProxy: options.services.config.trustProxy,
     // Refused by the router before any route or error handler runs: answered with the registry's
@@ -48,6 +47,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.decorate('services', options.services);
+  app.setValidatorCompiler(validatorFor);
 
   app.setErrorHandler((error, request, reply) => {
     if (isAppError(error)) return reply.status(error.httpStatus).send(error.code === 400 ? refusedRequestBody(error) : error.toBody());
@@ -62,8 +62,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // Ajv's type check refuses when it is not finite; free-form fields are checked by their commands,
   // with their own codes.)
   app.addHook('preHandler', async (request) => {
-    const where = infiniteParameter({ params: request.params, querystring: request.query });
-    if (where) throw new AppError(400, { detail: `${where} must be a finite number` });
+    const infinite = infiniteParameter({ params: request.params, querystring: request.query });
+    if (infinite) throw new AppError(400, { detail: `${infinite} must be a finite number` });
+    // PostgreSQL cannot store a NUL character in text; refused on every store, so both answer alike.
+    const nul = nulCharacterAt({ params: request.params, querystring: request.query, body: request.body });
+    if (nul) throw new AppError(400, { detail: `${nul} must not contain a NUL character` });
   });
   app.setNotFoundHandler((_request, reply) => reply.status(404).send({ code: 404, err: 'not Found' }));
 
@@ -80,6 +83,18 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   return app as unknown as App;
 }
 
+/**
+ * Schema validators. Path and query values arrive as text, so they are coerced to the schema's types
+ * (and a lone query value to an array where one is wanted). JSON bodies carry their own types and are
+ * taken as sent: `"card_id": "3"`, `true` or `[3]` where a number belongs is refused (400), not read
+ * as some card. Validation errors of every route become the registry's 400 body.
+ */
+const validators = AjvCompiler();
+const ajvOptions = { allErrors: false, removeAdditional: false } as const;
+const coercingValidator = validators({}, { customOptions: { ...ajvOptions, coerceTypes: 'array' } }) as unknown as FastifySchemaCompiler<unknown>;
+const exactValidator = validators({}, { customOptions: { ...ajvOptions, coerceTypes: false } }) as unknown as FastifySchemaCompiler<unknown>;
+const validatorFor: FastifySchemaCompiler<unknown> = (route) => (route.httpPart === 'body' ? exactValidator : coercingValidator)(route);
+
 const isInfinite = (value: unknown) => typeof value === 'number' && !Number.isFinite(value);
 
 /** The name ("params/nft_id") of the first path or query parameter that Ajv made an infinite number, if any. */
@@ -88,6 +103,26 @@ function infiniteParameter(parts: Record<string, unknown>): string | undefined {
     // Both are flat: the router's params, and the query as parsed (a value or an array of them).
     for (const [name, value] of Object.entries(values ?? {})) {
       if (Array.isArray(value) ? value.some(isInfinite) : isInfinite(value)) return `${part}/${name}`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Where ("body/name", "querystring/cursor") the first string or key holding a NUL character is, if
+ * any. Walked without recursion: a body may nest deeply where its schema allows any value.
+ */
+function nulCharacterAt(parts: Record<string, unknown>): string | undefined {
+  const pending: Array<[string, unknown]> = Object.entries(parts);
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [where, value] = next;
+    if (typeof value === 'string') {
+      if (value.includes('\0')) return where;
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [key, inner] of Object.entries(value)) {
+        if (key.includes('\0')) return where;
+        pending.push([`${where}/${key}`, inner]);
+      }
     }
   }
   return undefined;

@@ -27,7 +27,7 @@ function listRoutes(app: App): Array<{ method: string; path: string }> {
 }
 
 /** What a path parameter is replaced with. */
-const HOSTILE_SEGMENTS = ['0', '1', '-1', '1e309', 'Infinity', '-1e309', '0x', '%00', '%E0%A4%A', '%zz', "1'%20or%20'1'='1", '..%2F..%2Fetc%2Fpasswd', '%F0%9F%92%A5', 'a'.repeat(5_000)];
+const HOSTILE_SEGMENTS = ['0', '1', '-1', '1e309', 'Infinity', '-1e309', '2147483648', '9007199254740993', (2n ** 256n).toString(), '0x', '%00', '%E0%A4%A', '%zz', "1'%20or%20'1'='1", '..%2F..%2Fetc%2Fpasswd', '%F0%9F%92%A5', 'a'.repeat(5_000)];
 
 /** Query strings added to every route. */
 const HOSTILE_QUERIES = [
@@ -50,6 +50,9 @@ const HOSTILE_BODIES: Array<[string, string]> = [
   ['application/json', '{"pin":{},"to_address":"0x","card_ids":[-1,1e309],"amount":"-1","contract_address":[null],"transaction":{"to":1}}'],
   ['application/json', '{"card_ids":[1e309],"nft_id":1e309,"card_id":-1e309,"amount":1e309,"count":1e309,"wait":1e309,"mint_limit":1e309}'],
   ['application/json', '{"email":"' + 'e'.repeat(100_000) + '","password":1,"type":"auth","bapp":{"name":""}}'],
+  ['application/json', '{"email":"a\\u0000@example.com","password":"\\u0000","name":"\\u0000","to_person":[["\\u0000","+14155550100"]],"\\u0000":1}'],
+  ['application/json', '{"card_id":"1","card_ids":"1","to_address":"0x0000000000000000000000000000000000000001","nft_id":true,"isAll":"true"}'],
+  ['application/json', '{"card_id":115792089237316195423570985008687907853269984665640564039457584007913129639936,"card_ids":[9007199254740993]}'],
   ['application/json', '['.repeat(5_000) + ']'.repeat(5_000)],
   ['application/json', '{"a":' + '1'.repeat(1024 * 1024) + '}'],
   ['text/plain', 'hello'],
@@ -212,6 +215,54 @@ describe('hostile requests to every route', () => {
     });
     assert.equal(escrow.statusCode, 400, escrow.body);
     assert.deepEqual(escrow.json(), { code: 400, err: 'bad request', message: 'body/card_ids/0 must be integer' });
+    // Ids past what the store or a JSON number holds are refused before any lookup: on PostgreSQL
+    // nft_id is a 32-bit integer, and a card id above 2^53 would be rounded to another card.
+    for (const [url, message] of [
+      [`/v2/wallet/nft/2147483648/1/send`, 'params/nft_id must be <= 2147483647'],
+      [`/v2/wallet/nft/1/${2n ** 256n}/send`, 'params/card_id must be <= 9007199254740991'],
+      [`/v2/wallet/nft/1/9007199254740993/send/person`, 'params/card_id must be <= 9007199254740991'],
+    ]) {
+      const response = await app.inject({
+        method: 'POST',
+        url: url!,
+        headers: { authorization: partnerToken },
+        payload: { pin: partner.pinHash, to_address: partner.partner.main_address, to_person: [['Kim', '+14155550100']], card_name: 'Card' },
+      });
+      assert.equal(response.statusCode, 400, `${url}: ${response.body}`);
+      assert.deepEqual(response.json(), { code: 400, err: 'bad request', message }, url);
+    }
+    const pinFailures = () => services.vault.pinFailures(partner.partner.key_id);
+    const failuresBefore = await pinFailures();
+    // A body's values are taken with the types they were sent with: a string or a boolean where a
+    // card id belongs is refused, not read as some card.
+    for (const [cardId, message] of [
+      ['"1"', 'body/card_id must be integer'],
+      ['true', 'body/card_id must be integer'],
+      ['[1]', 'body/card_id must be integer'],
+      ['null', 'body/card_id must be integer'],
+      [`${2n ** 256n}`, 'body/card_id must be <= 9007199254740991'],
+    ]) {
+      const response = await app.inject({
+        method: 'DELETE',
+        url: '/v2/wallet/nft',
+        headers: { authorization: partnerToken, 'content-type': 'application/json' },
+        payload: `{"pin":"${partner.pinHash}","contract_address":"${partner.contractAddress}","card_id":${cardId}}`,
+      });
+      assert.equal(response.statusCode, 400, `${cardId}: ${response.body}`);
+      assert.deepEqual(response.json(), { code: 400, err: 'bad request', message }, cardId);
+    }
+    // A NUL character (which PostgreSQL cannot store) is refused on every store alike, before the PIN is tried.
+    for (const [url, payload, message] of [
+      ['/v2/partner/auth', { email: 'shop\u0000@example.com', password: partner.passwordHash }, 'body/email must not contain a NUL character'],
+      ['/v2/wallet/mint', { pin: partner.pinHash, contract_address: partner.contractAddress, to_address: [partner.partner.main_address], name: 'Gold\u0000', description: 'd', image: 'https://example.com/a.png' }, 'body/name must not contain a NUL character'],
+      ['/v2/a2a/prepare', { type: 'sign_message', bapp: { name: 'BApp' }, message: { value: 'hi\u0000' } }, 'body/message/value must not contain a NUL character'],
+    ] as const) {
+      const response = await app.inject({ method: 'POST', url, headers: { authorization: partnerToken }, payload });
+      assert.equal(response.statusCode, 400, `${url}: ${response.body}`);
+      assert.deepEqual(response.json(), { code: 400, err: 'bad request', message }, url);
+    }
+    assert.equal(await pinFailures(), failuresBefore, 'no PIN was tried');
+
     // ...and, in B1's free-form fields, answered with the code the specification gives that field.
     const prepared = (body: string) =>
       app.inject({ method: 'POST', url: '/v2/a2a/prepare', headers: { 'content-type': 'application/json' }, payload: body });

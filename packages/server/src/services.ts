@@ -13,6 +13,7 @@ import { openStore, type Store } from './store/database.ts';
 import { deriveTokenKey } from './partner-api/auth/tokens.ts';
 import { openFileStorage, type FileStorage } from './storage/index.ts';
 import { openMessenger, type Messenger } from './messenger/index.ts';
+import { SignInThrottle } from './sign-in-guard/throttle.ts';
 
 /** Everything a running service (or a CLI command) works with, opened once. */
 export interface Services {
@@ -28,6 +29,8 @@ export interface Services {
   files: FileStorage;
   /** Messages to people by phone (invites): the outbox table and the log, or a webhook (config `messenger`). */
   messenger: Messenger;
+  /** Wrong-password back-off of partner and member sign-in (sign-in-guard/throttle.ts). */
+  signInThrottle: SignInThrottle;
   /** HMAC key of partner access tokens, derived from the master key (partner-api/auth/tokens.ts). */
   tokenKey: Uint8Array;
   log: Logger;
@@ -61,6 +64,7 @@ export async function openServices(config: Readonly<Config>, options: OpenServic
     const vault = new KeyVault(store.db, masterKey);
     const messenger = openMessenger(config.messenger, { db: store.db, log: { info: (message) => log.info(message) } });
     const tokenKey = deriveTokenKey(masterKey);
+    const signInThrottle = new SignInThrottle(store.db, config.partnerApi.signInThrottle);
     const files = await openFileStorage(config);
     closers.push(() => files.close());
     const chains = await ChainRegistry.connect(config, {
@@ -101,7 +105,7 @@ export async function openServices(config: Readonly<Config>, options: OpenServic
       cardIndex.start();
       closers.push(() => cardIndex.stop());
     }
-    const services: Services = { config, store, vault, chains, outbox, cardIndex, operator, files, messenger, tokenKey, log, close };
+    const services: Services = { config, store, vault, chains, outbox, cardIndex, operator, files, messenger, signInThrottle, tokenKey, log, close };
     if (options.runOutbox) {
       // Finishes mints a stopped process left half-way (cards/mint/recovery.ts).
       const mintRecovery = startMintRecovery(services);

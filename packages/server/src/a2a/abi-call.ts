@@ -50,13 +50,26 @@ export function parseFunctionAbi(raw: unknown): ParsedAbi {
   };
 }
 
-function checkParameter(parameter: unknown, where: string): void {
+/**
+ * Array dimensions and tuples nested in one parameter, at most. Real contracts stay far below; a
+ * bound keeps checking, coercing and encoding a hostile ABI (thousands of levels in a few kB) from
+ * running out of stack.
+ */
+export const MAX_ABI_NESTING = 16;
+
+function checkParameter(parameter: unknown, where: string, nesting = 0): void {
   if (!isObject(parameter) || typeof parameter.type !== 'string') throw new AppError(6407, { detail: `${where} has no type` });
   if (parameter.name !== undefined && typeof parameter.name !== 'string') throw new AppError(6407, { detail: `${where} has an invalid name` });
-  const base = baseType(parameter.type);
+  // Counted before the type is taken apart: splitting thousands of suffixes one by one is slow too.
+  const dimensions = parameter.type.split('[').length - 1;
+  const base = dimensions + nesting > MAX_ABI_NESTING ? undefined : baseType(parameter.type);
+  const depth = nesting + dimensions + (base === 'tuple' ? 1 : 0);
+  if (base === undefined || depth > MAX_ABI_NESTING) {
+    throw new AppError(6407, { detail: `${where} nests arrays and tuples more than ${MAX_ABI_NESTING} levels deep` });
+  }
   if (base === 'tuple') {
     if (!Array.isArray(parameter.components)) throw new AppError(6407, { detail: `${where} is a tuple without components` });
-    parameter.components.forEach((component, index) => checkParameter(component, `${where}.${index}`));
+    parameter.components.forEach((component, index) => checkParameter(component, `${where}.${index}`, depth));
     return;
   }
   if (!isElementaryType(base)) throw new AppError(6407, { detail: `${where} has unsupported type ${parameter.type}` });

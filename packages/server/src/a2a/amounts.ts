@@ -1,15 +1,20 @@
+import { maxUint256 } from 'viem';
 import { AppError } from '../errors/app-error.ts';
+
+/** Digits a uint256 has at most, with room for as many decimals as a token may declare (uint8). */
+const MAX_AMOUNT_LENGTH = 78 + 1 + 255;
 
 /**
  * Converts a decimal amount string ("1.5") into smallest units for `decimals` places. Refuses
- * (6404) anything that is not a plain decimal string, a negative or zero amount, and more fraction
- * digits than the unit has.
+ * (6404) anything that is not a plain decimal string, a negative or zero amount, more fraction
+ * digits than the unit has, and an amount whose smallest units do not fit in a uint256.
  *
  * @example parseAmount('1.5', 18) // 1_500_000_000_000_000_000n
  */
 export function parseAmount(value: unknown, decimals: number, field = 'amount'): bigint {
   if (typeof value !== 'string') throw new AppError(6404, { detail: `${field} must be a decimal string` });
   const text = value.trim();
+  if (text.length > MAX_AMOUNT_LENGTH) throw new AppError(6404, { detail: `${field} is too large for a transfer` });
   if (/^-/.test(text)) throw new AppError(6404, { detail: `${field} must not be negative` });
   const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
   if (!match) throw new AppError(6404, { detail: `${field} "${value}" is not a decimal number` });
@@ -20,6 +25,7 @@ export function parseAmount(value: unknown, decimals: number, field = 'amount'):
   }
   const units = BigInt(whole) * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, '0') || '0');
   if (units === 0n) throw new AppError(6404, { detail: `${field} must be greater than zero` });
+  if (units > maxUint256) throw new AppError(6404, { detail: `${field} is too large for a transfer (more than 2^256 - 1 smallest units)` });
   return units;
 }
 

@@ -12,13 +12,13 @@ import { isTransactionAction, type Action, type PreparedCall, type TransactionAc
 import { advanceFee } from './fee-delegation.ts';
 import { signMessageAction } from './message-signing.ts';
 import { assertNotBlacklisted, returnDailyAllowance, takeDailyAllowance } from './policies.ts';
-import { cancelRequest, claimExecution, completeRequest, failRequest, findRequest, markRequested } from './request-store.ts';
+import { cancelRequest, claimExecution, completeRequest, expiresAt, failRequest, findRequest, markRequested } from './request-store.ts';
 import { RequestKeyError } from './request-error.ts';
 import { normalizeRequestKey } from './request-key.ts';
 import { presentRequest, type ResultAnswer, type StoredOutcome } from './result.ts';
 import { ciHashFor } from './service-keys.ts';
 import { gasLimitOf, simulateCall } from './simulation.ts';
-import { erc721Abi } from './token-contracts.ts';
+import { assertTokenBalance, erc721Abi } from './token-contracts.ts';
 
 /** Told when a request changed state in this process, so long-polls answer at once. */
 export interface RequestChangeListener {
@@ -178,6 +178,7 @@ async function sendTransaction(
         })
       : undefined;
   try {
+    if (action.type === 'send_token' && !action.native) await assertTokenBalance(chain, action.contract, sender, BigInt(action.units));
     const feeDelegated = row.fee_credential_id !== null;
     const estimate = await simulateCall(chain, call, sender, {
       feeDelegated,
@@ -254,8 +255,8 @@ async function findLiveRequest(services: Services, requestKeyInput: string, now:
   if (!row) throw new AppError(6000);
   const open = row.status === 'prepared' || row.status === 'requested';
   const retention = services.config.a2a.resultRetentionSeconds;
-  if (open && now >= Number(row.expiration_time)) {
-    if (now > Number(row.expiration_time) + retention) throw new AppError(6000);
+  if (open && now >= expiresAt(row)) {
+    if (now > expiresAt(row) + retention) throw new AppError(6000);
     throw new RequestKeyError(6001, row.request_key, Number(row.expiration_time));
   }
   if (!open && row.finished_at !== null && now > Number(row.finished_at) + retention) throw new AppError(6000);

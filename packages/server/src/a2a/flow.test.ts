@@ -141,6 +141,15 @@ describe('App2App: every type from prepare to result', () => {
     assert.equal(await balanceOf(recipient), 1_500_000n);
     assert.equal(await balanceOf(member.address), 8_500_000n);
 
+    // Prepared while the balance covered it, approved after it no longer does: 6412, as at prepare.
+    const tooMuch = await prepareKey(app, { bapp: BAPP, type: 'send_token', transaction: { contract, to: recipient, amount: '8', from: member.address } });
+    const spent = await prepareKey(app, { bapp: BAPP, type: 'send_token', transaction: { contract, to: recipient, amount: '1' } });
+    assert.equal((await confirm(member, spent)).statusCode, 200);
+    assert.equal((await finalResult(app, spent)).result.status, 'success');
+    const refused = await confirm(member, tooMuch);
+    assert.deepEqual([refused.statusCode, refused.json().status, refused.json().error.code], [400, 'error', 6412]);
+    assert.equal(await balanceOf(member.address), 7_500_000n, 'nothing more was sent');
+
     const before = await chain().getBalance({ address: recipient });
     const native = await prepareKey(app, {
       bapp: BAPP,

@@ -8,6 +8,7 @@ import { openServices, type Services } from '../services.ts';
 import { epochSeconds } from '../store/database.ts';
 import { openTestApp, type TestApp, type TestServices } from '../testing/test-services.ts';
 import { pino } from 'pino';
+import { claimExecution, completeRequest, EXECUTION_GRACE_SECONDS, purgeRequests } from './request-store.ts';
 import { approveAs, BAPP, cancelAs, finalResult, openAs, prepareKey, result, signedInMember } from './test-support.ts';
 import { withoutMessage } from '../testing/responses.ts';
 
@@ -203,6 +204,37 @@ describe('App2App request lifetime and retention (short configured times)', () =
     const approve = await approveAs(app, member.token, key, member.pin);
     assert.deepEqual([approve.statusCode, approve.json()], [400, body]);
     assert.deepEqual((await cancelAs(app, member.token, key)).json(), body);
+  });
+
+  test('an approval that claimed the key before it expired is not cut off: requested until it finishes, never 6001 and then completed', async () => {
+    const member = await signedInMember(app, services);
+    const db = services.store.db;
+    const expireNow = (key: string, expiration: number) =>
+      db.updateTable('a2a_requests').set({ expiration_time: expiration }).where('request_key', '=', key).execute();
+
+    const key = await prepareKey(app, { bapp: BAPP, type: 'auth' });
+    await openAs(app, member.token, key);
+    const now = epochSeconds();
+    // An approval claims the key in time, and the key expires while it runs.
+    assert.ok(await claimExecution(db, key, 'execution-in-time', member.user.id, now));
+    await expireNow(key, now - 1);
+    const during = await result(app, key);
+    assert.deepEqual([during.statusCode, during.json()], [200, { request_key: key, expiration_time: now - 1, status: 'requested' }]);
+    assert.deepEqual(withoutMessage((await approveAs(app, member.token, key, member.pin)).json()), { code: 6011, err: 'invalid request status' });
+    assert.deepEqual(withoutMessage((await cancelAs(app, member.token, key)).json()), { code: 6011, err: 'invalid request status' });
+    assert.equal(await purgeRequests(db, 0, epochSeconds()), 0, 'not purged while its approval may finish');
+    // It finishes: completed, as the member confirmed it.
+    assert.ok(await completeRequest(db, key, 'execution-in-time', { result: { main_address: member.address } }, epochSeconds()));
+    const done = await result(app, key);
+    assert.deepEqual([done.statusCode, done.json().status], [200, 'completed']);
+
+    // An approval that never finishes (its process stopped before sending) counts as expired once its grace is over.
+    const stalled = await prepareKey(app, { bapp: BAPP, type: 'auth' });
+    assert.ok(await claimExecution(db, stalled, 'execution-stopped', member.user.id, epochSeconds()));
+    const expiration = epochSeconds() - EXECUTION_GRACE_SECONDS;
+    await expireNow(stalled, expiration);
+    const expired = await result(app, stalled);
+    assert.deepEqual([expired.statusCode, expired.json()], [400, keyedError(stalled, expiration, 6001, 'request key is expired')]);
   });
 
   test('a long-poll on an open key answers 6001 when it expires', async () => {

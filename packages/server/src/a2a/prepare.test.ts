@@ -89,6 +89,9 @@ describe('App2App prepare: validation and simulation', () => {
     await refused(call({ to: target, params: '[1]', encoded_function_call: encoded }), invalid);
     await refused(call({ to: target, encoded_function_call: '0x1234' }), invalid);
     await refused(call({ to: target, encoded_function_call: 'add(1)' }), invalid);
+    // abi and params as the JSON text "[]" are as empty as the arrays.
+    const textEmpty = await prepare(app, call({ to: target, abi: '[]', params: '[]', encoded_function_call: encoded }));
+    assert.equal(textEmpty.statusCode, 200, textEmpty.body);
   });
 
   test('6403: a bad to', async () => {
@@ -104,6 +107,13 @@ describe('App2App prepare: validation and simulation', () => {
       await refused(send({ to, amount }), bare(6404, 'invalid amount'));
     }
     await refused(tokenSend({ contract: token, to, amount: '0.0000001' }), bare(6404, 'invalid amount'));
+    // More smallest units than a uint256 holds, checked before anything is encoded or simulated.
+    for (const amount of ['9'.repeat(60), '1'.repeat(400)]) {
+      await refused(send({ to, amount }), bare(6404, 'invalid amount'));
+      await refused(send({ to, amount, from: rich }), bare(6404, 'invalid amount'));
+    }
+    await refused(tokenSend({ contract: token, to, amount: '9'.repeat(72) }), bare(6404, 'invalid amount'));
+    await refused(tokenSend({ contract: token, to, amount: '9'.repeat(72), from: rich }), bare(6404, 'invalid amount'));
     const ok = await prepare(app, tokenSend({ contract: token, to, amount: '0.000001' }));
     assert.equal(ok.statusCode, 200, ok.body);
   });
@@ -132,6 +142,19 @@ describe('App2App prepare: validation and simulation', () => {
     await refused(call({ to: target, abi: JSON.stringify({ type: 'function', name: 'f', inputs: [{ name: 'x', type: 'uint7' }] }), params: '[1]' }), invalid);
     await refused(call({ to: target, abi: JSON.stringify({ type: 'function', name: 'f', inputs: [{ name: 'x', type: 'tuple' }] }), params: '[[]]' }), invalid);
     await refused(call({ to: target, abi: { type: 'function', inputs: [] }, params: [] }), invalid);
+    // Nesting is bounded (16 levels), so a few kB of ABI cannot exhaust the stack.
+    const nestedArray = (levels: number) => ({ type: 'function', name: 'f', inputs: [{ name: 'x', type: `uint256${'[]'.repeat(levels)}` }] });
+    const nestedTuple = (levels: number) => {
+      let parameter: Record<string, unknown> = { name: 'x', type: 'uint256' };
+      for (let level = 0; level < levels; level += 1) parameter = { name: 'x', type: 'tuple', components: [parameter] };
+      return { type: 'function', name: 'f', inputs: [parameter] };
+    };
+    const deepParams = (levels: number) => JSON.stringify([JSON.parse('['.repeat(levels) + '1' + ']'.repeat(levels))]);
+    await refused(call({ to: target, abi: nestedArray(2_000), params: deepParams(2_000) }), invalid);
+    await refused(call({ to: target, abi: nestedTuple(2_000), params: deepParams(2_000) }), invalid);
+    await refused(call({ to: target, abi: nestedArray(17), params: deepParams(17) }), invalid);
+    const deepest = await prepare(app, call({ to: target, abi: nestedArray(16), params: deepParams(16) }));
+    assert.equal(deepest.statusCode, 200, deepest.body);
   });
 
   test('6408: params that do not match the abi name the argument and the mismatch', async () => {
@@ -165,6 +188,22 @@ describe('App2App prepare: validation and simulation', () => {
     await refused({ bapp: BAPP, type: 'sign_message_eip191', message: { value: 'hello', is_hex_encoded: true } }, invalid);
     await refused({ bapp: BAPP, type: 'sign_typedData_v4', message: { value: '{' } }, invalid);
     await refused({ bapp: BAPP, type: 'sign_typedData_v4', message: { value: { types: {}, primaryType: 'Mail', message: {} } } }, invalid);
+    // Typed data past its bounds is refused before it is hashed: a chain of 2,900 types took seconds.
+    const chainOfTypes = (count: number) => {
+      const types: Record<string, Array<{ name: string; type: string }>> = {};
+      let message: unknown = 1;
+      for (let index = count - 1; index >= 0; index -= 1) {
+        types[`T${index}`] = [{ name: 'next', type: index + 1 < count ? `T${index + 1}` : 'uint256' }];
+        message = { next: message };
+      }
+      return { types, primaryType: 'T0', domain: {}, message };
+    };
+    await refused({ bapp: BAPP, type: 'sign_typedData_v4', message: { value: chainOfTypes(2_900) } }, invalid);
+    await refused({ bapp: BAPP, type: 'sign_typedData_v4', message: { value: chainOfTypes(33) } }, invalid);
+    const manyStructs = { types: { Item: [{ name: 'a', type: 'uint256' }], Root: [{ name: 'items', type: 'Item[]' }] }, primaryType: 'Root', domain: {} };
+    await refused({ bapp: BAPP, type: 'sign_typedData_v4', message: { value: { ...manyStructs, message: { items: Array.from({ length: 4_000 }, () => ({ a: 1 })) } } } }, invalid);
+    const withinBounds = await prepare(app, { bapp: BAPP, type: 'sign_typedData_v4', message: { value: chainOfTypes(32) } });
+    assert.equal(withinBounds.statusCode, 200, withinBounds.body);
   });
 
   test('6411: a bad from', async () => {

@@ -1,4 +1,4 @@
-import { encodeFunctionData, hashTypedData, isAddress, isHex, type Address, type Hex } from 'viem';
+import { encodeFunctionData, hashTypedData, isAddress, isHex, maxUint256, type Address, type Hex } from 'viem';
 import type { ChainContext } from '../chain/chains.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { Services } from '../services.ts';
@@ -15,12 +15,14 @@ import {
 import { coerceParams, describeFunction, encodeCall, parseFunctionAbi } from './abi-call.ts';
 import { parseAmount } from './amounts.ts';
 import { resolveFeeCredential } from './fee-delegation.ts';
+import { assertTypedDataWithinLimits } from './message-signing.ts';
 import { assertNotBlacklisted } from './policies.ts';
 import { insertRequest, purgeRequests } from './request-store.ts';
 import { newRequestKey } from './request-key.ts';
 import { findServiceKeyId } from './service-keys.ts';
 import { gasLimitOf, simulateCall } from './simulation.ts';
 import {
+  assertTokenBalance,
   cardOwner,
   erc20Abi,
   erc721Abi,
@@ -204,6 +206,7 @@ async function readTransaction(chain: ChainContext, type: RequestType, tx: Recor
         if (!(await hasCode(chain, contract))) throw new AppError(6405, { detail: `${contract} has no contract code` });
         const read = await tokenDecimals(chain, contract);
         if (read === undefined) throw new AppError(6405, { detail: `${contract} does not answer decimals()` });
+        if (!Number.isInteger(read) || read < 0 || read > 255) throw new AppError(6405, { detail: `${contract} declares ${read} decimals` });
         decimals = read;
       }
       const units = parseAmount(tx.amount, decimals);
@@ -211,10 +214,7 @@ async function readTransaction(chain: ChainContext, type: RequestType, tx: Recor
       const call = native
         ? { to, data: '0x' as Hex, value: units.toString() }
         : { to: contract, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, units] }), value: '0' };
-      if (from && !native) {
-        const balance = await chain.client.readContract({ address: contract, abi: erc20Abi, functionName: 'balanceOf', args: [from] });
-        if (balance < units) throw new AppError(6412, { detail: `${from} holds ${balance} units; ${units} are needed` });
-      }
+      if (from && !native) await assertTokenBalance(chain, contract, from, units);
       return { type, from, to, amount, contract, native, decimals, units: units.toString(), call };
     }
     case 'send_card': {
@@ -241,11 +241,11 @@ async function readTransaction(chain: ChainContext, type: RequestType, tx: Recor
       const to = readAddress(tx.to, 6403, 'to');
       const from = readFrom(tx.from);
       const value = readWei(tx.value);
-      const hasAbi = present(tx.abi);
+      const hasAbi = presentList(tx.abi);
       const hasEncoded = present(tx.encoded_function_call);
       if (hasAbi && hasEncoded) throw new AppError(6402, { detail: 'give abi with params, or encoded_function_call, not both' });
       if (!hasAbi && !hasEncoded) throw new AppError(6402, { detail: 'give abi with params, or encoded_function_call' });
-      if (!hasAbi && present(tx.params)) throw new AppError(6402, { detail: 'params need abi' });
+      if (!hasAbi && presentList(tx.params)) throw new AppError(6402, { detail: 'params need abi' });
       let data: Hex;
       let fn: string | null = null;
       let params: unknown[] | null = null;
@@ -305,6 +305,7 @@ function readTypedData(value: unknown): TypedDataInput {
     domain: isObject(typed.domain) ? typed.domain : {},
     message: typed.message,
   };
+  assertTypedDataWithinLimits(input);
   try {
     hashTypedData(input as never);
   } catch (error) {
@@ -328,9 +329,16 @@ function readAddress(value: unknown, code: 6403 | 6405 | 6411, field: string): A
 function readCardId(value: unknown): bigint {
   const text = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
   if (typeof text !== 'string' || !/^\d+$/.test(text.trim())) throw new AppError(6406, { detail: 'card_id must be a whole number' });
-  const id = BigInt(text.trim());
-  if (id >= 2n ** 256n) throw new AppError(6406, { detail: 'card_id is out of range' });
+  const id = fitsUint256(text.trim());
+  if (id === undefined) throw new AppError(6406, { detail: 'card_id is out of range' });
   return id;
+}
+
+/** The number a string of decimal digits stands for, when it fits in a uint256 (longer strings are not even parsed). */
+function fitsUint256(digits: string): bigint | undefined {
+  if (digits.length > 78) return undefined;
+  const value = BigInt(digits);
+  return value <= maxUint256 ? value : undefined;
 }
 
 function readWei(value: unknown): bigint {
@@ -338,9 +346,14 @@ function readWei(value: unknown): bigint {
   if (typeof value !== 'string' || !/^\d+$/.test(value.trim())) {
     throw new AppError(6409, { detail: 'value must be a whole number of the smallest unit, as a string' });
   }
-  const wei = BigInt(value.trim());
-  if (wei >= 2n ** 256n) throw new AppError(6409, { detail: 'value is out of range' });
+  const wei = fitsUint256(value.trim());
+  if (wei === undefined) throw new AppError(6409, { detail: 'value is out of range' });
   return wei;
+}
+
+/** abi and params may come as JSON text: the text `[]` is as empty as the array. */
+function presentList(value: unknown): boolean {
+  return present(value) && !(typeof value === 'string' && value.trim() === '[]');
 }
 
 function present(value: unknown): boolean {

@@ -10,6 +10,23 @@ import type { A2aRequestRow, A2aRequestTable } from '../store/schema.ts';
 
 const OPEN_STATES = ['prepared', 'requested'] as const;
 
+/**
+ * Seconds past `expiration_time` in which an approval that claimed the request in time may still
+ * finish it. The member confirmed before the key expired and the transaction may already be on its
+ * way, so until then the request reads as open (`requested`), never 6001 followed by `completed`.
+ * An approval that has not finished by then died before sending anything (a stored transaction
+ * completes the request whenever it is read).
+ */
+export const EXECUTION_GRACE_SECONDS = 300;
+
+/**
+ * When an open request counts as expired unfinished (6001): at `expiration_time`, or, once an
+ * approval has claimed it, at the end of that approval's grace.
+ */
+export function expiresAt(row: Pick<A2aRequestRow, 'expiration_time' | 'execution_id'>): number {
+  return Number(row.expiration_time) + (row.execution_id === null ? 0 : EXECUTION_GRACE_SECONDS);
+}
+
 export async function insertRequest(db: Db, row: Insertable<A2aRequestTable>): Promise<void> {
   await db.insertInto('a2a_requests').values(row).execute();
 }
@@ -119,7 +136,7 @@ export async function cancelRequest(db: Db, requestKey: string, userId: string |
 
 /**
  * Deletes requests past their retention: finished ones `retentionSeconds` after they finished,
- * unfinished ones `retentionSeconds` after they expired. Returns how many went.
+ * unfinished ones `retentionSeconds` after they expired (see expiresAt). Returns how many went.
  */
 export async function purgeRequests(db: Db, retentionSeconds: number, now: number): Promise<number> {
   const cutoff = now - retentionSeconds;
@@ -128,7 +145,8 @@ export async function purgeRequests(db: Db, retentionSeconds: number, now: numbe
     .where((eb) =>
       eb.or([
         eb('finished_at', '<', cutoff),
-        eb.and([eb('finished_at', 'is', null), eb('expiration_time', '<', cutoff)]),
+        eb.and([eb('finished_at', 'is', null), eb('execution_id', 'is', null), eb('expiration_time', '<', cutoff)]),
+        eb.and([eb('finished_at', 'is', null), eb('execution_id', 'is not', null), eb('expiration_time', '<', cutoff - EXECUTION_GRACE_SECONDS)]),
       ]),
     )
     .executeTakeFirst();

@@ -3,7 +3,7 @@ import type { Services } from '../services.ts';
 import { epochSeconds } from '../store/database.ts';
 import type { A2aRequestRow } from '../store/schema.ts';
 import { isTransactionType, type RequestType } from './actions.ts';
-import { changeMarker, completeRequest, findRequest } from './request-store.ts';
+import { changeMarker, completeRequest, expiresAt, findRequest } from './request-store.ts';
 import { keyedErrorBody } from './request-error.ts';
 import { normalizeRequestKey } from './request-key.ts';
 
@@ -61,14 +61,15 @@ export async function presentRequest(services: Services, row: A2aRequestRow, now
   const marker = changeMarker(row.version, outbox?.status, outbox?.receiptStatus);
 
   if (row.status === 'prepared' || row.status === 'requested') {
-    if (now >= base.expiration_time) {
-      if (now > base.expiration_time + retention) return unknownKey();
+    const expiry = expiresAt(row);
+    if (now >= expiry) {
+      if (now > expiry + retention) return unknownKey();
       const body = keyedErrorBody(row.request_key, base.expiration_time, 6001);
-      const readableUntil = base.expiration_time + retention;
+      const readableUntil = expiry + retention;
       return { httpStatus: 400, body: { ...body }, terminal: true, presented: '400|error|6001', marker, expiresAt: null, readableUntil };
     }
     const body = { ...base, status: row.status };
-    return { httpStatus: 200, body, terminal: false, presented: `200|${row.status}`, marker, expiresAt: base.expiration_time, readableUntil: null };
+    return { httpStatus: 200, body, terminal: false, presented: `200|${row.status}`, marker, expiresAt: expiry, readableUntil: null };
   }
   const readableUntil = Number(row.finished_at ?? row.updated_at) + retention;
   if (now > readableUntil) return unknownKey();

@@ -116,6 +116,41 @@ describe('wallet-service serve and operator CLI (child processes)', () => {
     assert.equal((await fetch(`${baseUrl}/health`)).status, 200);
   });
 
+  test('a member locked by five wrong PINs approves again after `user unlock`', async () => {
+    const post = async (path: string, body: unknown, token?: string) => {
+      const response = await fetch(`${baseUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    const member = cli('user', 'create', '--name', 'Lee Member', '--phone', '+1 415 555 0177', '--email', 'lee@example.com', '--password', 'pw', '--pin', '000111', '--birth', '1988-06-07', '--json');
+    assert.equal(member.code, 0, member.stderr);
+    const session = await post('/v2/wallet-app/sessions', { email: 'lee@example.com', password: sha('pw') });
+    assert.equal(session.status, 200, JSON.stringify(session.body));
+    const token = session.body.session_token as string;
+    const prepared = await post('/v2/a2a/prepare', { bapp: { name: 'CLI test' }, type: 'sign_message', message: { value: 'hello' } });
+    const key = prepared.body.request_key as string;
+    const approve = (pin: string) => post(`/v2/wallet-app/a2a/requests/${key}/approve`, { pin }, token);
+
+    // A PIN that is not SHA-256 hex is the client's mistake: refused, not counted.
+    assert.equal((await approve('000111')).body.code, 400);
+    const answers = [];
+    for (let attempt = 0; attempt < 5; attempt += 1) answers.push((await approve(sha('000000'))).body.code);
+    assert.deepEqual(answers, [4006, 4006, 4006, 4006, 403]);
+    assert.equal((await approve(sha('000111'))).body.code, 403, 'locked even with the right PIN');
+
+    const unknown = cli('user', 'unlock', '--email', 'nobody@example.com');
+    assert.deepEqual([unknown.code, unknown.stderr], [1, 'wallet-service: error 406: not found user info in db']);
+    const unlocked = cli('user', 'unlock', '--email', 'Lee@Example.com', '--json');
+    assert.equal(unlocked.code, 0, unlocked.stderr);
+    assert.deepEqual(JSON.parse(unlocked.stdout), { email: 'lee@example.com', pin_locked: false });
+    const approved = await approve(sha('000111'));
+    assert.equal(approved.status, 200, JSON.stringify(approved.body));
+    assert.equal(approved.body.status, 'completed');
+  });
+
   test('the store holds no plaintext private key or mnemonic', async () => {
     const masterKey = await loadMasterKey({ dataDir, masterKeyHex: null });
     const store = await openStore({

@@ -6,7 +6,7 @@ import { openServices, type Services } from '../services.ts';
 import { sha256Hex } from '../custody/passwords.ts';
 import { approvePartner, createPartner, unlockPartnerPin } from '../partners/commands.ts';
 import { assertPartnerProgramOpen } from '../partner-api/program-window.ts';
-import { createUser } from '../users/commands.ts';
+import { createUser, unlockMemberPin } from '../users/commands.ts';
 import { faucet } from '../operator/faucet.ts';
 import { serve } from './serve.ts';
 import { a2aCommands, A2A_CLI_OPTIONS, A2A_CLI_USAGE } from '../a2a/cli-commands.ts';
@@ -25,6 +25,7 @@ Commands:
   partner unlock --email E                allow PIN signing again after 5 wrong PINs
   user create --name N --phone PH --email E --password P --pin PIN --birth YYYY-MM-DD
                                           create a wallet member
+  user unlock --email E                   let a member approve again after 5 wrong PINs
   faucet --to ADDRESS --amount COIN [--chain main]
                                           send coins from the operator account
 ${A2A_CLI_USAGE}
@@ -151,6 +152,10 @@ const COMMANDS: Record<string, Handler> = {
       birth: required(values, 'birth'),
     });
     return { email: user.email, main_address: user.main_address, evm_address: user.main_address };
+  },
+  'user unlock': async (services, values) => {
+    const member = await unlockMemberPin(services, required(values, 'email'));
+    return { email: member.email, pin_locked: false };
   },
   faucet: async (services, values) => {
     const transaction = await faucet(services, {

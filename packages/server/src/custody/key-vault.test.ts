@@ -212,10 +212,28 @@ for (const kind of availableTestStoreKinds()) {
         assert.ok(result.reason instanceof AppError, String(result.reason));
         return result.reason.code;
       });
-      assert.ok(codes.every((code) => code === 4006 || code === 403), codes.join(','));
-      assert.ok(codes.filter((code) => code === 403).length >= 15, codes.join(','));
-      assert.ok(codes.filter((code) => code === 4006).length <= 4, codes.join(','));
+      // Four wrong PINs answer 4006, the fifth locks (403), and the other fifteen are not tried.
+      assert.deepEqual([...codes].sort((a, b) => a - b), [...Array(20 - MAX_PIN_FAILURES + 1).fill(403), ...Array(MAX_PIN_FAILURES - 1).fill(4006)]);
       assert.equal(await vault.pinFailures(keyId), MAX_PIN_FAILURES);
+    });
+
+    test('20 right PINs at once all unlock: attempts waiting their turn are not counted as failures', async () => {
+      const { keyId, address } = await newPinKey('partner-parallel-right');
+      for (let attempt = 0; attempt < 3; attempt += 1) await assert.rejects(vault.unlock(keyId, wrongPin), appError(4006));
+      const unlocked = await Promise.all(Array.from({ length: 20 }, () => vault.unlock(keyId, rightPin)));
+      assert.deepEqual(new Set(unlocked.map((key) => key.address)), new Set([address]));
+      assert.equal(await vault.pinFailures(keyId), 0);
+    });
+
+    test('a wrong PIN among right ones at once answers 4006 and leaves no count behind the right ones', async () => {
+      const { keyId } = await newPinKey('partner-parallel-mixed');
+      const pins = [rightPin, rightPin, wrongPin, rightPin, rightPin, rightPin, rightPin];
+      const results = await Promise.allSettled(pins.map((pin) => vault.unlock(keyId, pin)));
+      assert.deepEqual(
+        results.map((result) => (result.status === 'fulfilled' ? 'unlocked' : (result.reason as AppError).code)),
+        ['unlocked', 'unlocked', 4006, 'unlocked', 'unlocked', 'unlocked', 'unlocked'],
+      );
+      assert.equal(await vault.pinFailures(keyId), 0);
     });
 
     test('changePin: the old PIN stops working, the new one works, the count is reset', async () => {

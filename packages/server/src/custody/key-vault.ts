@@ -6,6 +6,7 @@ import { wordlist } from '@scure/bip39/wordlists/english.js';
 import type { SerializeTransactionFn, TransactionSerializable } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { AppError } from '../errors/app-error.ts';
+import { KeyedQueue } from '../keyed-queue.ts';
 import { epochSeconds, type Db, type DbTransaction } from '../store/database.ts';
 import type { KeyOwnerType, KeyProtection, KeySecretKind, SigningKeyRow } from '../store/schema.ts';
 import { signTransactionWithKey } from './transaction-signature.ts';
@@ -84,6 +85,13 @@ const SEALED_COLUMNS = [
 export class KeyVault {
   readonly #db: Db;
   readonly #masterKey: Uint8Array;
+  /**
+   * PIN attempts on one key, one at a time in this process. Each attempt is counted before it is
+   * tried, so attempts running side by side would count as failures until they finish: a burst of
+   * right PINs (a partner minting in parallel) would find the key "locked". In turn, only wrong
+   * PINs stay counted. The count's guard in the store still bounds guesses across processes.
+   */
+  readonly #pinAttempts = new KeyedQueue();
 
   /** Helper shared with code that derives addresses from mnemonics. */
   static readonly deriveEvmPrivateKey = deriveEvmPrivateKey;
@@ -152,8 +160,11 @@ export class KeyVault {
       const secret = await openSecret({ masterKey: this.#masterKey, sealed: sealedOf(row), ownerId: row.owner_id, address: row.address });
       return toUnlockedKey(keyId, row, secret);
     }
-
     requirePin(pin, row.pin_failures);
+    return this.#pinAttempts.run(keyId, () => this.#unlockWithPin(keyId, pin));
+  }
+
+  async #unlockWithPin(keyId: string, pin: string): Promise<UnlockedKey> {
     const attempt = await this.#countAttempt(keyId);
     let secret: Uint8Array;
     try {
@@ -187,7 +198,10 @@ export class KeyVault {
     if (!newPin) throw new AppError(400, { detail: 'the new PIN is missing' });
     requirePin(oldPin, row.pin_failures);
     if (newPin.toLowerCase() === oldPin.toLowerCase()) throw new AppError(4007);
+    await this.#pinAttempts.run(keyId, () => this.#rewrapUnderNewPin(keyId, oldPin, newPin));
+  }
 
+  async #rewrapUnderNewPin(keyId: string, oldPin: string, newPin: string): Promise<void> {
     const attempt = await this.#countAttempt(keyId);
     let rewrapped: { kdfSalt: string; wrappedDataKey: string };
     try {

@@ -42,6 +42,18 @@ export const errorCodes = {
   4008: { http: 429, message: 'too many wrong passwords, try again later' },
   440: { http: 401, message: 'content is not active' },
 
+  // Family A: the messenger's identity checks. The specification lists them; this service has no
+  // messenger sign-up or identity check, so it never answers them (docs/errors.md).
+  405: { http: 401, message: 'attempted access from non-messenger app' },
+  430: { http: 400, message: 'duplicated ci for account creation' },
+  431: { http: 400, message: 'inconsistency with previous ci' },
+  432: { http: 400, message: 'fail to check messenger ci' },
+  433: { http: 400, message: 'fail to check messenger legal name' },
+  434: { http: 400, message: 'fail to check messenger phone number' },
+  435: { http: 400, message: 'messenger ci is empty' },
+  5002: { http: 500, message: 'fail to call messenger unlink' },
+  5003: { http: 500, message: 'messenger server error' },
+
   // Family A: limits
   4070: { http: 400, message: 'send token count daily limit exceeded' },
   4071: { http: 400, message: 'send token amount onetime limit exceeded' },

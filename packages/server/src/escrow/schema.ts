@@ -1,12 +1,13 @@
 import Type, { type Static } from 'typebox';
 import { contractCardPage, ListedCard } from '../cards/lists/schema.ts';
+import { CardId } from '../cards/ids.ts';
 import { Address } from '../cards/mint/payload.ts';
 import { Sha256Hex } from '../partner-api/sign-in/schema.ts';
 
 /** Largest card_ids of A17 and A19 (the escrow contract's MAX_BATCH_SIZE too). */
 export const MAX_ESCROW_CARDS = 100;
 
-const CardIds = Type.Array(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }), {
+const CardIds = Type.Array(CardId, {
   minItems: 1,
   maxItems: MAX_ESCROW_CARDS,
   uniqueItems: true,

@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import type { Config } from '../config/config.ts';
+import { verifyPassword } from '../custody/passwords.ts';
 import { AppError } from '../errors/app-error.ts';
+import { KeyedQueue } from '../keyed-queue.ts';
 import type { Db } from '../store/database.ts';
 
 export type ThrottleSettings = Config['partnerApi']['signInThrottle'];
@@ -16,6 +18,12 @@ export interface ThrottleSubject {
 const accountScope = (accountId: string) => `account:${accountId}`;
 const addressScope = (address: string) => `address:${address}`;
 
+/** An account whose password can be checked. */
+export interface PasswordAccount {
+  id: string;
+  password_hash: string;
+}
+
 /**
  * Wrong-password back-off for partners (sign-in and password change) and wallet members (sign-in), kept in the store so every
  * service process sees the same counts. Each scope (client address, account) has some free failures;
@@ -23,14 +31,51 @@ const addressScope = (address: string) => `address:${address}`;
  * `maxDelayMs`. A wait always ends, and a right password clears the account's count, so the owner is
  * never locked out for longer than `maxDelayMs`. Counts are forgotten once the last failure is older
  * than `windowMs`.
+ *
+ * One instance per service (`services.signInThrottle`): checks of one address, and of one account,
+ * take turns in this process, so guesses sent side by side are each counted before the next is
+ * looked at, as guesses sent one after another are. With several processes on one store, each can
+ * have one check per scope under way when a wait begins.
  */
 export class SignInThrottle {
   readonly #db: Db;
   readonly #settings: ThrottleSettings;
+  readonly #turns = new KeyedQueue();
 
   constructor(db: Db, settings: ThrottleSettings) {
     this.#db = db;
     this.#settings = settings;
+  }
+
+  /**
+   * Checks a password (SHA-256 hex, as sent) under the back-off and answers the account it opens.
+   * Refusals in order: the address is waiting (4008); `findAccount` finds none (406, counted against
+   * the address: guessing e-mails is guessing too); the account is waiting (4008); wrong password
+   * (4004, counted against both). A right password clears the account's count.
+   */
+  async checkPassword<Account extends PasswordAccount>(
+    address: string,
+    password: string,
+    findAccount: () => Promise<Account | undefined>,
+  ): Promise<Account> {
+    return this.#turns.run(addressScope(address), async () => {
+      await this.assertAllowed({ address });
+      const account = await findAccount();
+      if (!account) {
+        await this.recordFailure({ address });
+        throw new AppError(406);
+      }
+      const subject = { address, accountId: account.id };
+      return this.#turns.run(accountScope(account.id), async () => {
+        await this.assertAllowed(subject);
+        if (!(await verifyPassword(password, account.password_hash))) {
+          await this.recordFailure(subject);
+          throw new AppError(4004);
+        }
+        await this.recordSuccess(account.id);
+        return account;
+      });
+    });
   }
 
   /** Throws AppError 4008 (with `retryAfterSeconds`) while any scope of the subject is waiting. */

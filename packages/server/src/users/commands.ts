@@ -95,6 +95,14 @@ async function memberExists(db: Db | DbTransaction, name: string, phone: string)
 }
 
 /** Whole years between a YYYY-MM-DD birth date and now; undefined for an impossible date. */
+/** Operator unlock after five wrong PINs: the member may approve requests again (406 for an unknown e-mail). */
+export async function unlockMemberPin(services: Services, email: string): Promise<UserRow> {
+  const member = await services.store.db.selectFrom('users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+  if (!member) throw new AppError(406);
+  await services.vault.resetPinFailures(member.key_id);
+  return member;
+}
+
 export function ageOn(birth: string, now: Date): number | undefined {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(birth);
   if (!match) return undefined;

@@ -1,6 +1,4 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { verifyPassword } from '../custody/passwords.ts';
-import { SignInThrottle } from '../sign-in-guard/throttle.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { Services } from '../services.ts';
 import { epochSeconds } from '../store/database.ts';
@@ -37,23 +35,9 @@ const SHA256_HEX = /^[0-9a-fA-F]{64}$/;
  */
 export async function signIn(services: Services, input: { email: string; password: string; address: string }): Promise<SignedIn> {
   if (!SHA256_HEX.test(input.password)) throw new AppError(400, { detail: 'password must be the SHA-256 hex of the password' });
-  const throttle = new SignInThrottle(services.store.db, services.config.partnerApi.signInThrottle);
-  await throttle.assertAllowed({ address: input.address });
-  const member = await services.store.db
-    .selectFrom('users')
-    .selectAll()
-    .where('email', '=', input.email.trim().toLowerCase())
-    .executeTakeFirst();
-  if (!member) {
-    await throttle.recordFailure({ address: input.address });
-    throw new AppError(406);
-  }
-  await throttle.assertAllowed({ address: input.address, accountId: member.id });
-  if (!(await verifyPassword(input.password, member.password_hash))) {
-    await throttle.recordFailure({ address: input.address, accountId: member.id });
-    throw new AppError(4004);
-  }
-  await throttle.recordSuccess(member.id);
+  const member = await services.signInThrottle.checkPassword(input.address, input.password, () =>
+    services.store.db.selectFrom('users').selectAll().where('email', '=', input.email.trim().toLowerCase()).executeTakeFirst(),
+  );
   if (member.status === USER_STATUS.suspended) throw new AppError(422);
   const token = randomBytes(32).toString('base64url');
   const now = epochSeconds();

@@ -8,12 +8,11 @@ import { StoredFileParams } from '../../uploads/schema.ts';
 import { sendStoredFile, STORED_NAME } from '../../uploads/serve.ts';
 import { authenticate } from '../../wallet-app/sessions.ts';
 import { cardUri } from '../card-uri.ts';
+import { CardPath } from '../ids.ts';
 import { catchUpWithChain } from '../index-freshness.ts';
 import { chainHolderOf, findMintedCardDesign, holdsCardNaming } from '../metadata/designs.ts';
 import { cardMetadataDocument } from '../metadata/document.ts';
 import { cardContractById } from '../partner-signing.ts';
-
-const CardParams = Type.Object({ nft_id: Type.Integer({ minimum: 1 }), card_id: Type.Integer({ minimum: 1 }) });
 
 /**
  * The holder's view of a card, in the wallet-app API (Bearer session):
@@ -26,7 +25,7 @@ export const cardHolderRoutes: FastifyPluginAsync = async (parent) => {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   const services = app.services;
 
-  app.get('/v2/wallet-app/cards/:nft_id/:card_id', { schema: { params: CardParams } }, async (request) => {
+  app.get('/v2/wallet-app/cards/:nft_id/:card_id', { schema: { params: CardPath } }, async (request) => {
     const { member } = await authenticate(services, request.headers.authorization);
     const { nft_id: nftId, card_id: cardId } = request.params;
     const contract = await cardContractById(services, nftId);

@@ -1,11 +1,11 @@
 import { AppError } from '../../errors/app-error.ts';
+import { MAX_NFT_ID } from '../ids.ts';
 
 /**
  * The opaque keyset cursor of A12: base64url of `bapp:<nft_id>`, the last BApp a page showed. Like
  * the card cursors of A13 (src/card-index/page-cursor.ts) it is a position, not a snapshot.
  */
 const BAPP_POSITION = /^bapp:(0|[1-9][0-9]{0,9})$/;
-const MAX_NFT_ID = 2_147_483_647;
 
 /** @example encodeBappCursor(12) // 'YmFwcDoxMg' */
 export function encodeBappCursor(nftId: number): string {

@@ -222,6 +222,12 @@ describe('card lists: A12 GET /v2/wallet/bapp and A13 GET /v2/wallet/nft/:nft_id
       cursor = body.next_cursor;
     } while (cursor);
     assert.deepEqual(again, all.cards);
+    // The specification writes the value as TRUE; any case is taken.
+    for (const spelling of ['TRUE', 'True']) {
+      assert.deepEqual(await ok(`/v2/wallet/nft/${minter.nftId}?isAll=${spelling}`, minter.token), all, spelling);
+    }
+    const firstPage = await ok(`/v2/wallet/nft/${minter.nftId}?isAll=FALSE`, minter.token);
+    assert.deepEqual(firstPage.cards, all.cards.slice(0, 100));
   });
 
   test('a card its holder sends on chain with a plain wallet client leaves A13 within 5 s', async () => {

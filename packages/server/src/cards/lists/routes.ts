@@ -28,7 +28,7 @@ export const cardListRoutes: FastifyPluginAsync = async (parent) => {
       listPartnerNftCards(app.services, requestPartner(request), {
         nftId: request.params.nft_id,
         cursor: request.query.cursor,
-        isAll: request.query.isAll,
+        isAll: request.query.isAll?.toLowerCase() === 'true',
       }),
   );
 };

@@ -1,4 +1,5 @@
 import Type, { type Static, type TSchema } from 'typebox';
+import { MAX_NFT_ID } from '../ids.ts';
 
 /** A card of the A12 and A13 lists: the Card table of the specification without owner and sender. */
 export const ListedCard = Type.Object({
@@ -42,12 +43,15 @@ export type BappListAnswer = Static<typeof BappListAnswer>;
 
 /** A13 path. Ids outside this range are answered 400, unknown ids in it 404. */
 export const NftCardListParams = Type.Object({
-  nft_id: Type.Integer({ minimum: 0, maximum: 2_147_483_647 }),
+  nft_id: Type.Integer({ minimum: 0, maximum: MAX_NFT_ID }),
 });
 
-/** A13 query: `isAll` is `true` or `false` (query strings are coerced), and `isAll=true` takes no cursor. */
+/**
+ * A13 query: `isAll` is `true` or `false` in any case (the specification writes `TRUE`; Python's
+ * requests sends `True`), and `isAll=true` takes no cursor.
+ */
 export const NftCardListQuery = Type.Object({
-  isAll: Type.Optional(Type.Boolean()),
+  isAll: Type.Optional(Type.String({ pattern: '^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$' })),
   cursor: Type.Optional(Type.String({ description: 'next_cursor of the previous page, or cards_next_cursor of A12' })),
 });
 

@@ -1,15 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Type from 'typebox';
 import { AppError } from '../../errors/app-error.ts';
+import { CardPath } from '../ids.ts';
 import { cardContractById } from '../partner-signing.ts';
 import { cardMetadataDocument } from './document.ts';
 import { chainHolderOf, findMintedCardDesign } from './designs.ts';
 
-export const CardPathParams = Type.Object({
-  nft_id: Type.Integer({ minimum: 1 }),
-  card_id: Type.Integer({ minimum: 1 }),
-});
 
 /**
  * `GET /v2/metadata/:nft_id/:card_id`: the `card_uri` of every card, and its on-chain `tokenURI`.
@@ -18,7 +14,7 @@ export const CardPathParams = Type.Object({
  */
 export const cardMetadataRoutes: FastifyPluginAsync = async (parent) => {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
-  app.get('/v2/metadata/:nft_id/:card_id', { schema: { params: CardPathParams } }, async (request, reply) => {
+  app.get('/v2/metadata/:nft_id/:card_id', { schema: { params: CardPath } }, async (request, reply) => {
     const contract = await cardContractById(app.services, request.params.nft_id).catch(() => undefined);
     const found = contract && (await findMintedCardDesign(app.services, contract, request.params.card_id));
     if (!contract || !found) throw new AppError(404);

@@ -6,7 +6,8 @@ import { checkMint, mintCards } from '../mint/commands.ts';
 import { checkedDesign, mintAnswer } from '../mint/routes.ts';
 import { MintAnswer } from '../mint/schema.ts';
 import { unlockPartnerKey } from '../partner-signing.ts';
-import { CardPath, HashAnswer } from '../transfer/schema.ts';
+import { HashAnswer } from '../transfer/schema.ts';
+import { CardPath } from '../ids.ts';
 import { assertRecipient, checkCardSend, transferCard } from '../transfer/commands.ts';
 import { mintToPersonBody, SendToPersonBody } from './schema.ts';
 

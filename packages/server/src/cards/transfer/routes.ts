@@ -4,7 +4,8 @@ import type { Address } from 'viem';
 import { authenticatePartner, requestPartner } from '../../partner-api/auth/authenticate.ts';
 import { assertOwnContract } from '../partner-signing.ts';
 import { burnCard, sendCard } from './commands.ts';
-import { CardPath, DeleteCardBody, HashAnswer, SendCardBody } from './schema.ts';
+import { DeleteCardBody, HashAnswer, SendCardBody } from './schema.ts';
+import { CardPath } from '../ids.ts';
 
 /** A10 `POST /v2/wallet/nft/:nft_id/:card_id/send` and A14 `DELETE /v2/wallet/nft`. */
 export const cardTransferRoutes: FastifyPluginAsync = async (parent) => {

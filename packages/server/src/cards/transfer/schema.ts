@@ -1,8 +1,7 @@
 import Type from 'typebox';
 import { Sha256Hex } from '../../partner-api/sign-in/schema.ts';
 import { Address } from '../mint/payload.ts';
-
-export const CardPath = Type.Object({ nft_id: Type.Integer({ minimum: 1 }), card_id: Type.Integer({ minimum: 1 }) });
+import { CardId } from '../ids.ts';
 
 /** A10 body. `card_name` is required by the specification; it names the card in messages. */
 export const SendCardBody = Type.Object(
@@ -12,7 +11,7 @@ export const SendCardBody = Type.Object(
 
 /** A14 body. */
 export const DeleteCardBody = Type.Object(
-  { pin: Sha256Hex, card_id: Type.Integer({ minimum: 1 }), contract_address: Address },
+  { pin: Sha256Hex, card_id: CardId, contract_address: Address },
   { additionalProperties: true },
 );
 

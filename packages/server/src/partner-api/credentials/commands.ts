@@ -1,9 +1,8 @@
 import { AppError } from '../../errors/app-error.ts';
-import { hashPassword, verifyPassword } from '../../custody/passwords.ts';
+import { hashPassword } from '../../custody/passwords.ts';
 import type { Services } from '../../services.ts';
 import { epochSeconds } from '../../store/database.ts';
 import type { PartnerRow } from '../../store/schema.ts';
-import { SignInThrottle } from '../../sign-in-guard/throttle.ts';
 
 /**
  * A2: replaces the password and bumps token_version, which ends every token issued before (4044),
@@ -17,18 +16,9 @@ export async function changePartnerPassword(
   input: { oldPassword: string; newPassword: string; address: string },
 ): Promise<void> {
   if (input.oldPassword.toLowerCase() === input.newPassword.toLowerCase()) throw new AppError(4007);
-  const throttle = new SignInThrottle(services.store.db, services.config.partnerApi.signInThrottle);
-  const subject = { address: input.address, accountId: partner.id };
-  await throttle.assertAllowed(subject);
-  const current = await services.store.db
-    .selectFrom('partners')
-    .select(['password_hash', 'token_version'])
-    .where('id', '=', partner.id)
-    .executeTakeFirstOrThrow();
-  if (!(await verifyPassword(input.oldPassword, current.password_hash))) {
-    await throttle.recordFailure(subject);
-    throw new AppError(4004);
-  }
+  const current = await services.signInThrottle.checkPassword(input.address, input.oldPassword, () =>
+    services.store.db.selectFrom('partners').select(['id', 'password_hash', 'token_version']).where('id', '=', partner.id).executeTakeFirst(),
+  );
   const newHash = await hashPassword(input.newPassword);
   const result = await services.store.db
     .updateTable('partners')
@@ -37,7 +27,6 @@ export async function changePartnerPassword(
     .where('password_hash', '=', current.password_hash)
     .executeTakeFirst();
   if (result.numUpdatedRows !== 1n) throw new AppError(4004, { detail: 'the password was changed at the same time' });
-  await throttle.recordSuccess(partner.id);
 }
 
 /**

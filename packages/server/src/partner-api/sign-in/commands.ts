@@ -1,12 +1,10 @@
 import { AppError } from '../../errors/app-error.ts';
-import { verifyPassword } from '../../custody/passwords.ts';
 import type { Services } from '../../services.ts';
 import type { PartnerRow } from '../../store/schema.ts';
 import { monthKey } from '../../time.ts';
 import { assertPartnerMayAct } from '../auth/authenticate.ts';
 import { issuePartnerToken } from '../auth/tokens.ts';
 import type { PartnerAccount } from './schema.ts';
-import { SignInThrottle } from '../../sign-in-guard/throttle.ts';
 
 export interface SignInInput {
   email: string;
@@ -23,24 +21,9 @@ export interface SignInInput {
  * any other status 424; approved without a card contract 4005.
  */
 export async function signIn(services: Services, input: SignInInput): Promise<PartnerAccount> {
-  const throttle = new SignInThrottle(services.store.db, services.config.partnerApi.signInThrottle);
-  await throttle.assertAllowed({ address: input.address });
-  const partner = await services.store.db
-    .selectFrom('partners')
-    .selectAll()
-    .where('email', '=', input.email.trim().toLowerCase())
-    .executeTakeFirst();
-  if (!partner) {
-    // Guessing e-mails counts against the address too.
-    await throttle.recordFailure({ address: input.address });
-    throw new AppError(406);
-  }
-  await throttle.assertAllowed({ address: input.address, accountId: partner.id });
-  if (!(await verifyPassword(input.password, partner.password_hash))) {
-    await throttle.recordFailure({ address: input.address, accountId: partner.id });
-    throw new AppError(4004);
-  }
-  await throttle.recordSuccess(partner.id);
+  const partner = await services.signInThrottle.checkPassword(input.address, input.password, () =>
+    services.store.db.selectFrom('partners').selectAll().where('email', '=', input.email.trim().toLowerCase()).executeTakeFirst(),
+  );
   assertPartnerMayAct(partner);
   const accessToken = await issuePartnerToken(
     { key: services.tokenKey, issuer: services.config.publicUrl },
