@@ -113,6 +113,16 @@ export const ConfigSchema = Type.Object(
         maxBatchSize: Type.Integer({ minimum: 1 }),
         /** How long A7, A8, A10, A11 and A14 wait for their transactions to be mined before answering 503. */
         confirmTimeoutMs: Type.Integer({ minimum: 100 }),
+        /** The guarded fetch of a card's status_url for its holder (outbound/guarded-fetch.ts). */
+        statusUrl: Type.Object(
+          {
+            timeoutMs: Type.Integer({ minimum: 100, maximum: 60_000 }),
+            maxBytes: Type.Integer({ minimum: 1_024, maximum: 10 * 1024 * 1024 }),
+            maxRedirects: Type.Integer({ minimum: 0, maximum: 10 }),
+            allowPrivateAddresses: Type.Boolean(),
+          },
+          { additionalProperties: false },
+        ),
       },
       { additionalProperties: false },
     ),
@@ -266,7 +276,12 @@ export function defaultConfig(): Config {
     partners: { defaultMintLimit: 10_000 },
     outbox: { pollIntervalMs: 200, rebroadcastAfterMs: 5_000 },
     cardIndex: { pollIntervalMs: 500, blockRange: 1_000 },
-    cards: { maxRecipients: 1_000, maxBatchSize: 500, confirmTimeoutMs: 120_000 },
+    cards: {
+      maxRecipients: 1_000,
+      maxBatchSize: 500,
+      confirmTimeoutMs: 120_000,
+      statusUrl: { timeoutMs: 3_000, maxBytes: 64 * 1024, maxRedirects: 3, allowPrivateAddresses: false },
+    },
     a2a: {
       requestLifetimeSeconds: 600,
       resultRetentionSeconds: 86_400,

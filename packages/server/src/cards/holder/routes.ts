@@ -13,10 +13,12 @@ import { catchUpWithChain } from '../index-freshness.ts';
 import { chainHolderOf, findMintedCardDesign, holdsCardNaming } from '../metadata/designs.ts';
 import { cardMetadataDocument } from '../metadata/document.ts';
 import { cardContractById } from '../partner-signing.ts';
+import { readCardStatus } from './card-status.ts';
 
 /**
  * The holder's view of a card, in the wallet-app API (Bearer session):
- * - `GET /v2/wallet-app/cards/:nft_id/:card_id`: the metadata with its `secure` object;
+ * - `GET /v2/wallet-app/cards/:nft_id/:card_id`: the metadata with its `secure` object, and for a
+ *   card with a status_url what that URL says now (`status`) or why it could not be read (`status_error`);
  * - `GET /v2/wallet-app/files/secure/:filename`: a secure (A6) file that a held card names.
  * The chain decides who holds a card (not the index, which may lag), so a card sent away stops
  * showing its secure part at once. Anyone else gets 404: whether a card has secure data is not told.
@@ -32,6 +34,8 @@ export const cardHolderRoutes: FastifyPluginAsync = async (parent) => {
     const found = await findMintedCardDesign(services, contract, cardId);
     const holder = found && (await chainHolderOf(services, contract, cardId));
     if (!found || holder !== member.main_address.toLowerCase()) throw new AppError(404);
+    // The service's only outbound call: the card's status, fetched for its holder through the guarded client.
+    const status = found.metadata.status_url ? await readCardStatus(found.metadata.status_url, services.config.cards.statusUrl) : {};
     return {
       nft_id: nftId,
       card_id: cardId,
@@ -39,6 +43,7 @@ export const cardHolderRoutes: FastifyPluginAsync = async (parent) => {
       transaction_hash: found.mintTxHash,
       metadata: cardMetadataDocument(found.metadata, { nftId, cardId }),
       secure: found.secure,
+      ...status,
     };
   });
 

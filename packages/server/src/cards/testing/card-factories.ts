@@ -32,7 +32,7 @@ export function buildMintPayload(partner: { pinHash: string; contractAddress: st
     qr_code: 'https://cdn.example.com/qr/gold.png',
     bar_code: 'https://cdn.example.com/bar/gold.png',
     attributes: [{ trait_type: 'tier', value: 'gold' }],
-    status_url: 'https://example.com/status/gold',
+    // No status_url by default: the holder's view would fetch it (cards/holder/card-status.test.ts).
     ...overrides,
   };
   for (const [key, value] of Object.entries(overrides)) if (value === undefined) delete payload[key];
