@@ -3,7 +3,8 @@ import { pino, type Logger } from 'pino';
 import { ChainRegistry } from './chain/chains.ts';
 import type { Config } from './config/config.ts';
 import { KeyVault } from './custody/key-vault.ts';
-import { loadMasterKey } from './custody/master-key.ts';
+import { loadMasterKey, MASTER_KEY_FILE, MasterKeyError } from './custody/master-key.ts';
+import { WrongKeyError } from './custody/envelope.ts';
 import { signingBuild } from './custody/transaction-signature.ts';
 import { ensureOperator, fundOperatorOnManagedChains, type Operator } from './operator/operator.ts';
 import { TransactionOutbox } from './outbox/outbox.ts';
@@ -62,6 +63,8 @@ export async function openServices(config: Readonly<Config>, options: OpenServic
     });
     closers.push(() => store.close());
     const vault = new KeyVault(store.db, masterKey);
+    const operator = await ensureOperator(store.db, vault);
+    await assertMasterKeyOpensStore(operator, config);
     const messenger = openMessenger(config.messenger, { db: store.db, log: { info: (message) => log.info(message) } });
     const tokenKey = deriveTokenKey(masterKey);
     const signInThrottle = new SignInThrottle(store.db, config.partnerApi.signInThrottle);
@@ -80,7 +83,6 @@ export async function openServices(config: Readonly<Config>, options: OpenServic
       rebroadcastAfterMs: config.outbox.rebroadcastAfterMs,
       log: { info: (message) => log.info(message), warn: (message) => log.warn(message) },
     });
-    const operator = await ensureOperator(store.db, vault);
     await fundOperatorOnManagedChains(chains, operator, config.operator.managedBalanceCoins);
     for (const chain of chains.all()) {
       chain.node?.on('restarted', () => {
@@ -115,5 +117,23 @@ export async function openServices(config: Readonly<Config>, options: OpenServic
   } catch (error) {
     await close();
     throw error;
+  }
+}
+
+/**
+ * The operator's key was sealed under the master key this store was first opened with. If it does
+ * not open, the key given now is another one (a wrong WALLET_MASTER_KEY, a lost or replaced
+ * master.key): starting would seal new keys that the right master key could never open, and every
+ * existing PIN would look wrong. Refused before anything is written.
+ */
+async function assertMasterKeyOpensStore(operator: Operator, config: Readonly<Config>): Promise<void> {
+  try {
+    await operator.signer();
+  } catch (error) {
+    if (!(error instanceof WrongKeyError)) throw error;
+    const source = config.masterKey === null ? `${join(config.dataDir, MASTER_KEY_FILE)}` : 'WALLET_MASTER_KEY (config masterKey)';
+    throw new MasterKeyError(
+      `the master key from ${source} is not the one this store's keys were sealed with; give the store's own master key (WALLET_MASTER_KEY, or its master.key file in the data directory)`,
+    );
   }
 }
