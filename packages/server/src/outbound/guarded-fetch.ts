@@ -72,7 +72,7 @@ export async function guardedFetchJson(url: string, settings: GuardedFetchSettin
       response.resume();
       throw new GuardedFetchError(`the URL answered HTTP ${response.statusCode}`);
     }
-    const text = await readLimited(response, settings.maxBytes);
+    const text = await readLimited(response, settings.maxBytes, signal);
     try {
       return JSON.parse(text) as unknown;
     } catch {
@@ -133,7 +133,7 @@ function get(target: URL, pinned: { address: string; family: number }, signal: A
   });
 }
 
-async function readLimited(response: IncomingMessage, maxBytes: number): Promise<string> {
+async function readLimited(response: IncomingMessage, maxBytes: number, signal: AbortSignal): Promise<string> {
   const declared = Number(response.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) {
     response.destroy();
@@ -152,7 +152,7 @@ async function readLimited(response: IncomingMessage, maxBytes: number): Promise
     }
   } catch (error) {
     if (error instanceof GuardedFetchError) throw error;
-    throw new GuardedFetchError('the URL did not answer in time');
+    throw new GuardedFetchError(signal.aborted ? 'the URL did not answer in time' : 'the answer broke off');
   }
   return Buffer.concat(chunks).toString('utf8');
 }
