@@ -255,8 +255,9 @@ async function findLiveRequest(services: Services, requestKeyInput: string, now:
   if (!row) throw new AppError(6000);
   const open = row.status === 'prepared' || row.status === 'requested';
   const retention = services.config.a2a.resultRetentionSeconds;
-  if (open && now >= expiresAt(row)) {
-    if (now > expiresAt(row) + retention) throw new AppError(6000);
+  const expiry = expiresAt(row);
+  if (open && now >= expiry) {
+    if (now > expiry + retention) throw new AppError(6000);
     throw new RequestKeyError(6001, row.request_key, Number(row.expiration_time));
   }
   if (!open && row.finished_at !== null && now > Number(row.finished_at) + retention) throw new AppError(6000);

@@ -59,27 +59,29 @@ export class SignInThrottle {
     findAccount: () => Promise<Account | undefined>,
   ): Promise<Account> {
     return this.#turns.run(addressScope(address), async () => {
-      await this.assertAllowed({ address });
+      await this.#assertAllowed({ address });
       const account = await findAccount();
       if (!account) {
-        await this.recordFailure({ address });
+        await this.#recordFailure({ address });
         throw new AppError(406);
       }
       const subject = { address, accountId: account.id };
       return this.#turns.run(accountScope(account.id), async () => {
-        await this.assertAllowed(subject);
+        await this.#assertAllowed(subject);
         if (!(await verifyPassword(password, account.password_hash))) {
-          await this.recordFailure(subject);
+          await this.#recordFailure(subject);
           throw new AppError(4004);
         }
-        await this.recordSuccess(account.id);
+        await this.#recordSuccess(account.id);
         return account;
       });
     });
   }
 
+  // The steps below are private: used outside checkPassword's turns, a check and its count could interleave again.
+
   /** Throws AppError 4008 (with `retryAfterSeconds`) while any scope of the subject is waiting. */
-  async assertAllowed(subject: ThrottleSubject, nowMs: number = Date.now()): Promise<void> {
+  async #assertAllowed(subject: ThrottleSubject, nowMs: number = Date.now()): Promise<void> {
     const scopes = scopesOf(subject);
     const rows = await this.#db
       .selectFrom('sign_in_failures')
@@ -91,13 +93,13 @@ export class SignInThrottle {
   }
 
   /** Counts one wrong password against the address and, when known, the account. */
-  async recordFailure(subject: ThrottleSubject, nowMs: number = Date.now()): Promise<void> {
+  async #recordFailure(subject: ThrottleSubject, nowMs: number = Date.now()): Promise<void> {
     await this.#count(addressScope(subject.address), this.#settings.addressFreeFailures, nowMs);
     if (subject.accountId) await this.#count(accountScope(subject.accountId), this.#settings.accountFreeFailures, nowMs);
   }
 
   /** A right password: the account's count starts again (the address's does not, or one good account would hide guessing at others). */
-  async recordSuccess(accountId: string): Promise<void> {
+  async #recordSuccess(accountId: string): Promise<void> {
     await this.#db.deleteFrom('sign_in_failures').where('scope', '=', accountScope(accountId)).execute();
   }
 
