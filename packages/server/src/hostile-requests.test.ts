@@ -109,6 +109,10 @@ describe('hostile requests to every route', () => {
     assert.ok(routes.some((route) => route.method === 'POST' && route.path === '/v2/wallet/mint'));
     assert.ok(routes.some((route) => route.method === 'GET' && route.path === '/v2/wallet-app/a2a/requests/:request_key'));
 
+    // The card index follows the chain in the background: let it reach the head first (refused
+    // requests add no blocks), so what it writes meanwhile is not taken for a request's doing.
+    const head = await services.chains.get('main').client.getBlockNumber({ cacheTime: 0 });
+    await services.cardIndex.waitUntilIndexed('main', head);
     const storeBefore = await storeSnapshot(services);
     const auths: Array<Record<string, string>> = [
       {},
