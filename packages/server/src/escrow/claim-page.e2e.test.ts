@@ -1,25 +1,21 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { cardNftAbi } from '@wallet-service/contracts';
 import type { Address } from 'viem';
 import { signedInMember } from '../a2a/test-support.ts';
 import { buildMintPayload, mintOk, partnerCall } from '../cards/testing/card-factories.ts';
 import { signedInPartner } from '../partner-api/testing/partner-session.ts';
+import { launchChromium } from '../testing/browser.ts';
 import { openTestApp, type TestApp } from '../testing/test-services.ts';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update'];
 
 let t: TestApp;
 let baseUrl: string;
 let browser: Browser;
 before(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM}: run .ci/run (it installs it), or set CHROMIUM_PATH`);
   t = await openTestApp();
   baseUrl = await t.app.listen({ host: '127.0.0.1', port: 0 });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 });
 after(async () => {
   await browser?.close();

@@ -1,32 +1,18 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { formatEther, recoverAddress, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { approveAs, mintCards, openAs, signedInMember } from '../a2a/test-support.ts';
+import { launchChromium } from '../testing/browser.ts';
 import { openTestApp, type TestApp } from '../testing/test-services.ts';
 import { EXAMPLE_BAPP_FILES } from './routes.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /** The wallet's web host in this test: universal links point here and the browser is answered locally. */
 const WALLET_WEB = 'http://wallet.example';
 const STORAGE_KEY = 'wallet-a2a.connection';
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
-
-const MISSING_CHROMIUM = `Chromium is not installed at ${CHROMIUM}: run .ci/run (it installs it) or apt-get install -y chromium, or set CHROMIUM_PATH`;
-
-test('Chromium is installed for the browser tests', () => assert.ok(existsSync(CHROMIUM), MISSING_CHROMIUM));
 
 /**
  * The example BApp in headless Chromium against the real service: the page's buttons prepare
@@ -44,10 +30,9 @@ describe('example BApp in headless Chromium', () => {
   const prepares: string[] = [];
 
   before(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(MISSING_CHROMIUM);
     testApp = await openTestApp({ a2a: { links: { webUrl: WALLET_WEB } } });
     baseUrl = await testApp.app.listen({ host: '127.0.0.1', port: 0 });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     desktop = await browser.newContext();
     page = await watched(desktop);
     member = await signedInMember(testApp.app, testApp.services, { coins: '5' });
