@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
+import type SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase as KyselySqliteDatabase, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
@@ -42,9 +43,30 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   return store;
 }
 
+const require = createRequire(import.meta.url);
+
+/**
+ * better-sqlite3 13 is built on Node-API 10 (Node.js 22.14 and later) and ships prebuilt for every
+ * platform, so it loads on any such Node.js without a build. Node.js 20 has Node-API 9: there the
+ * store uses better-sqlite3 12 (the optional dependency better-sqlite3-node20), compiled at install
+ * time for the Node.js that ran npm install. 12 cannot serve every line: built for Node.js 24.19 or
+ * later it aborts the process when a statement is garbage-collected (nodejs/node#65446).
+ */
+function sqliteDriver(napiVersion = Number(process.versions.napi)): typeof SqliteDatabase {
+  const name = napiVersion >= 10 ? 'better-sqlite3' : 'better-sqlite3-node20';
+  try {
+    return require(name) as typeof SqliteDatabase;
+  } catch (error) {
+    throw new Error(
+      `the SQLite store needs ${name} on Node.js ${process.version}, which did not load; run npm install under this Node.js and read its output (${(error as Error).message})`,
+    );
+  }
+}
+
 function openSqlite(path: string): Store {
   mkdirSync(dirname(path), { recursive: true });
-  const database = new SqliteDatabase(path);
+  const Driver = sqliteDriver();
+  const database = new Driver(path);
   // WAL with synchronous=FULL: an answered commit survives power loss; readers never block the writer.
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = FULL');
