@@ -136,12 +136,12 @@ describe('npm test on a machine without Chromium', () => {
   const home = mkdtempSync(join(tmpdir(), 'wallet-no-browser-'));
   after(() => rmSync(home, { recursive: true, force: true }));
 
-  /** The test runner on one browser suite, with an empty PATH and home: no Chromium anywhere it looks. */
-  function runTests(env: Record<string, string>) {
+  /** The test runner on one browser suite (and `others`), with an empty PATH and home: no Chromium anywhere it looks. */
+  function runTests(env: Record<string, string>, others: string[] = []) {
     const inherited = { ...process.env };
     // NODE_TEST_CONTEXT would make the inner test runner report to this one instead of its output.
     for (const name of ['CHROMIUM_PATH', 'CI', 'PLAYWRIGHT_BROWSERS_PATH', 'XDG_CACHE_HOME', 'TEST_DATABASE_URL', 'NODE_TEST_CONTEXT']) delete inherited[name];
-    return spawnSync(process.execPath, ['scripts/run-tests.mjs', claimPage], {
+    return spawnSync(process.execPath, ['scripts/run-tests.mjs', claimPage, ...others], {
       cwd: root,
       encoding: 'utf8',
       env: { ...inherited, PATH: home, HOME: home, TEST_INSTALL_CHROMIUM: '0', ...env },
@@ -156,6 +156,14 @@ describe('npm test on a machine without Chromium', () => {
       "# browser suites: 1 test files skipped: no Chromium on PATH (chromium, chromium-browser, google-chrome, google-chrome-stable) or in Playwright's cache; " +
         'to run them, install Chromium (apt-get install chromium, or npx playwright install chromium) or set CHROMIUM_PATH',
     );
+  });
+
+  test('with TEST_DATABASE_URL set, a PostgreSQL pass left with no files passes', () => {
+    // keyed-queue.test.ts does not use the store: nothing is left for the PostgreSQL pass, which
+    // then makes no connection.
+    const result = runTests({ TEST_DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, ['packages/server/src/keyed-queue.test.ts']);
+    assert.equal(result.status, 0, result.stdout);
+    assert.match(result.stdout, /# SQLite store: 1 test files[\s\S]*ℹ fail 0\n[\s\S]*# PostgreSQL store: 0 test files\n# browser suites: 1 test files skipped: /);
   });
 
   test('under CI=true fails them instead', () => {
