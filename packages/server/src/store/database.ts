@@ -48,9 +48,10 @@ const require = createRequire(import.meta.url);
 /**
  * better-sqlite3 13 is built on Node-API 10 (Node.js 22.14 and later) and ships prebuilt for every
  * platform, so it loads on any such Node.js without a build. Node.js 20 has Node-API 9: there the
- * store uses better-sqlite3 12 (the optional dependency better-sqlite3-node20), compiled at install
- * time for the Node.js that ran npm install. 12 cannot serve every line: built for Node.js 24.19 or
- * later it aborts the process when a statement is garbage-collected (nodejs/node#65446).
+ * store uses better-sqlite3 12 (the optional dependency better-sqlite3-node20), built by npm install
+ * (scripts/postinstall.mjs) for the Node.js that ran it. 12 cannot serve every line: built for
+ * Node.js 24.19 or later it aborts the process when a statement is garbage-collected
+ * (nodejs/node#65446).
  */
 function sqliteDriver(napiVersion = Number(process.versions.napi)): typeof SqliteDatabase {
   const name = napiVersion >= 10 ? 'better-sqlite3' : 'better-sqlite3-node20';
