@@ -20,6 +20,10 @@ import {Strings} from "@openzeppelin/contracts/utils/Strings.sol";
 /// the address appears in the batches plus a signed adjustment that transfers, burns and
 /// single-card mints write. Each card still gets its own `Transfer` event from the zero address.
 ///
+/// The data contracts are the only contracts this one creates, so batch k's is at the CREATE
+/// address of nonce k + 1 and is computed, not stored; storage keeps 64 bits per batch (its
+/// first id and whether its addresses are sorted), four batches a slot.
+///
 /// Views: `ownerOf` of a card that never moved finds its batch through `_bucketBatches` (a
 /// binary search over the few batches that share its 256-id bucket, whatever the number of
 /// batches) and reads 20 bytes of the batch's code. `balanceOf` visits every batch: a binary
@@ -44,8 +48,10 @@ contract CardNFT is ERC721, ERC721Burnable, Ownable {
     /// @dev In an owner record: the owner is written (the low 160 bits; zero once burned).
     uint256 private constant _OWNER_WRITTEN = 1 << 160;
 
-    /// @dev In a batch record: the batch's addresses are in ascending order.
-    uint256 private constant _BATCH_SORTED = 1 << 255;
+    /// @dev In a batch entry (64 bits): the batch's addresses are in ascending order. The
+    /// lower 63 bits are the id of the batch's first card.
+    uint256 private constant _BATCH_SORTED = 1 << 63;
+    uint256 private constant _BATCH_FIRST_ID = _BATCH_SORTED - 1;
 
     /// @notice The escrow contract allowed to move non-sendable cards (address(0) if none).
     address public immutable escrow;
@@ -60,9 +66,10 @@ contract CardNFT is ERC721, ERC721Burnable, Ownable {
     /// @dev Both counters in one slot: a mint reads and writes it once.
     MintState private _mintState = MintState({nextTokenId: 1, batchCount: 0});
 
-    /// @dev Per batch: data contract address (bits 0-159), id of its first card (bits 160-223),
-    /// `_BATCH_SORTED`. Batch ids are consecutive, so a batch ends where the next id range begins.
-    mapping(uint256 batch => uint256) private _batches;
+    /// @dev Batch entries, four per slot: batch k's is bits 64*(k%4) .. 64*(k%4)+63 of slot k/4.
+    /// A batch's ids run from its first id up to the next batch's (single-card mints in between
+    /// write their owners, so no lookup reaches the batches for them).
+    mapping(uint256 group => uint256) private _batchEntries;
 
     /// @dev For bucket b (ids b*256 .. b*256+255): the number of batches that ended before id
     /// b*256, written when that id is minted. The batch of any card of the bucket is at or after
@@ -133,17 +140,17 @@ contract CardNFT is ERC721, ERC721Burnable, Ownable {
                 if (size > _MAX_BATCH_ADDRESSES) size = _MAX_BATCH_ADDRESSES;
                 uint256 first = firstTokenId + offset;
                 _recordBucketStarts(first, first + size, batchCount);
-                _batches[batchCount] = _writeBatch(to[offset:offset + size], first);
+                _batchEntries[batchCount >> 2] |= _writeBatch(to[offset:offset + size], first, batchCount) << ((batchCount & 3) << 6);
                 unchecked {
                     ++batchCount;
                     offset += size;
                 }
             }
         }
-        _mintState = MintState({
-            nextTokenId: SafeCast.toUint64(firstTokenId + count),
-            batchCount: uint64(batchCount)
-        });
+        uint256 end = firstTokenId + count;
+        // Ids must fit the 63 bits of a batch entry.
+        if (end > _BATCH_FIRST_ID) revert SafeCast.SafeCastOverflowedUintDowncast(63, end);
+        _mintState = MintState({nextTokenId: uint64(end), batchCount: uint64(batchCount)});
 
         if (!sendable) _markNonSendable(firstTokenId, count);
     }
@@ -188,8 +195,10 @@ contract CardNFT is ERC721, ERC721Burnable, Ownable {
         if (owner == address(0)) revert ERC721InvalidOwner(address(0));
         int256 balance = _balanceAdjustments[owner];
         uint256 batchCount = _mintState.batchCount;
+        uint256 entries;
         for (uint256 batch; batch < batchCount; ) {
-            balance += int256(_occurrences(_batches[batch], owner));
+            if (batch & 3 == 0) entries = _batchEntries[batch >> 2];
+            balance += int256(_occurrences(batch, (entries >> ((batch & 3) << 6)) & type(uint64).max, owner));
             unchecked {
                 ++batch;
             }
@@ -208,9 +217,7 @@ contract CardNFT is ERC721, ERC721Burnable, Ownable {
 
         // Single-card mints write their owner, so an id without a record lies in a batch.
         uint256 batch = _batchOf(tokenId, state);
-        uint256 batchRecord = _batches[batch];
-        uint256 position = tokenId - ((batchRecord >> 160) & type(uint64).max);
-        return _addressAt(address(uint160(batchRecord)), position);
+        return _addressAt(_dataContract(batch), tokenId - (_batchEntry(batch) & _BATCH_FIRST_ID));
     }
 
     /// @dev OpenZeppelin's `_update` on this contract's owner and balance storage, plus the
@@ -252,10 +259,11 @@ contract CardNFT is ERC721, ERC721Burnable, Ownable {
         }
     }
 
-    /// @dev Writes `to` as a data contract (code: a STOP byte, then the addresses packed 20 bytes
-    /// each) and emits one `Transfer` per card from `first` on. Returns the batch record.
-    /// Reverts like `_mint` on the zero address, and without data on a malformed address word.
-    function _writeBatch(address[] calldata to, uint256 first) private returns (uint256 record) {
+    /// @dev Writes `to` as the data contract of `batch` (code: a STOP byte, then the addresses
+    /// packed 20 bytes each) and emits one `Transfer` per card from `first` on. Returns the
+    /// batch entry. Reverts like `_mint` on the zero address, and without data on a malformed
+    /// address word.
+    function _writeBatch(address[] calldata to, uint256 first, uint256 batch) private returns (uint256 entry) {
         uint256 sorted = _BATCH_SORTED;
         address pointer;
         assembly ("memory-safe") {
@@ -287,8 +295,8 @@ contract CardNFT is ERC721, ERC721Burnable, Ownable {
             }
             pointer := create(0, initCode, add(10, codeSize))
         }
-        if (pointer == address(0)) revert BatchNotWritten();
-        record = sorted | (first << 160) | uint256(uint160(pointer));
+        if (pointer == address(0) || pointer != _dataContract(batch)) revert BatchNotWritten();
+        entry = sorted | first;
     }
 
     /// @dev Writes the bucket entries of the buckets whose first id is in [first, end): `batch`
@@ -312,8 +320,41 @@ contract CardNFT is ERC721, ERC721Burnable, Ownable {
         }
         while (high - low > 1) {
             uint256 middle = (low + high) >> 1;
-            if (((_batches[middle] >> 160) & type(uint64).max) <= tokenId) low = middle;
+            if ((_batchEntry(middle) & _BATCH_FIRST_ID) <= tokenId) low = middle;
             else high = middle;
+        }
+    }
+
+    /// @dev The 64-bit entry of `batch`.
+    function _batchEntry(uint256 batch) private view returns (uint256) {
+        return (_batchEntries[batch >> 2] >> ((batch & 3) << 6)) & type(uint64).max;
+    }
+
+    /// @dev Address of the data contract of `batch`: what CREATE gives for this contract's nonce
+    /// `batch + 1` (a contract's nonce starts at 1), keccak256(rlp([address(this), nonce]))[12:].
+    function _dataContract(uint256 batch) private view returns (address pointer) {
+        assembly ("memory-safe") {
+            let nonce := add(batch, 1)
+            // RLP list header, then 0x94 (a 20-byte string) and the address, then the nonce: one
+            // byte below 0x80, else 0x80 + its length in bytes and its bytes.
+            let nonceBytes := 0
+            if gt(nonce, 0x7f) {
+                for { let rest := nonce } rest { rest := shr(8, rest) } { nonceBytes := add(nonceBytes, 1) }
+            }
+            switch nonceBytes
+            case 0 {
+                mstore(0x00, or(or(shl(248, 0xd6), shl(240, 0x94)), or(shl(80, address()), shl(72, nonce))))
+            }
+            default {
+                mstore(
+                    0x00,
+                    or(
+                        or(shl(248, add(0xd6, nonceBytes)), shl(240, 0x94)),
+                        or(or(shl(80, address()), shl(72, add(0x80, nonceBytes))), shl(mul(8, sub(9, nonceBytes)), nonce))
+                    )
+                )
+            }
+            pointer := and(keccak256(0x00, add(23, nonceBytes)), 0xffffffffffffffffffffffffffffffffffffffff)
         }
     }
 
@@ -325,27 +366,31 @@ contract CardNFT is ERC721, ERC721Burnable, Ownable {
         }
     }
 
-    /// @dev How many times `owner` appears in a batch: a binary search for its first entry, then
-    /// a count of its repeats, in a sorted batch; a scan of all entries in another.
-    function _occurrences(uint256 batchRecord, address owner) private view returns (uint256 found) {
-        address pointer = address(uint160(batchRecord));
-        uint256 count = (pointer.code.length - 1) / 20;
-        if ((batchRecord & _BATCH_SORTED) != 0) {
-            uint256 low;
-            uint256 high = count;
-            while (low < high) {
-                uint256 middle = (low + high) >> 1;
-                if (_addressAt(pointer, middle) < owner) low = middle + 1;
-                else high = middle;
-            }
-            while (low < count && _addressAt(pointer, low) == owner) {
-                unchecked {
-                    ++found;
-                    ++low;
+    /// @dev How many times `owner` appears in `batch` (of entry `entry`): a binary search for its
+    /// first place, then a count of its repeats, in a sorted batch; a scan in another.
+    function _occurrences(uint256 batch, uint256 entry, address owner) private view returns (uint256 found) {
+        address pointer = _dataContract(batch);
+        bool sorted = (entry & _BATCH_SORTED) != 0;
+        assembly ("memory-safe") {
+            let count := div(sub(extcodesize(pointer), 1), 20)
+            switch sorted
+            case 1 {
+                let low := 0
+                let high := count
+                for {} lt(low, high) {} {
+                    let middle := shr(1, add(low, high))
+                    extcodecopy(pointer, 0x00, add(1, mul(middle, 20)), 0x20)
+                    switch lt(shr(96, mload(0x00)), owner)
+                    case 1 { low := add(middle, 1) }
+                    default { high := middle }
+                }
+                for {} lt(low, count) { low := add(low, 1) } {
+                    extcodecopy(pointer, 0x00, add(1, mul(low, 20)), 0x20)
+                    if iszero(eq(shr(96, mload(0x00)), owner)) { break }
+                    found := add(found, 1)
                 }
             }
-        } else {
-            assembly ("memory-safe") {
+            default {
                 // Scratch memory past the free pointer, not allocated: nothing else uses it here.
                 let entries := mload(0x40)
                 extcodecopy(pointer, entries, 1, mul(count, 20))
