@@ -522,8 +522,9 @@ describe('card contracts on anvil', () => {
       naiveGas += (await send(partner, { address: naive, abi: naiveCardNftAbi, functionName: 'mint', args: [to, uri] })).receipt.gasUsed;
     }
 
-    // Transfers: a card fresh from a 100-card batch (its owner and both balance adjustments are
-    // written for the first time), then the same card again; the same moves on PlainCardNFT.
+    // Transfers, on contracts where alice, bob and carol hold nothing yet: a card fresh from a
+    // 100-card batch (its owner and both balance adjustments are written for the first time), then
+    // the same card again; the same moves on PlainCardNFT.
     const transferGas = async (contract: Address, abi: Abi) => {
       const recipients = [addressOf(alice), ...freshAddresses(99, `transfer-${contract}`)];
       const { result: first } = await send(partner, { address: contract, abi, functionName: 'mintBatch', args: [recipients, true] });
@@ -531,8 +532,14 @@ describe('card contracts on anvil', () => {
       const secondMove = await send(bob, { address: contract, abi, functionName: 'transferFrom', args: [addressOf(bob), addressOf(carol), first] });
       return { first: firstMove.receipt.gasUsed, second: secondMove.receipt.gasUsed };
     };
-    const cardTransfers = await transferGas(nft, cardNftAbi);
-    const plainTransfers = await transferGas(plain, plainCardNftAbi);
+    const cardTransfers = await transferGas(
+      await deploy(operator, cardNftAbi, cardNftBytecode, ['Moves', 'MOVE', BASE_URI, addressOf(partner), escrow]),
+      cardNftAbi,
+    );
+    const plainTransfers = await transferGas(
+      await deploy(operator, plainCardNftAbi, plainCardNftBytecode, ['Plain Moves', 'PMOVE', BASE_URI, addressOf(partner), escrow]),
+      plainCardNftAbi,
+    );
 
     // Reads, as gas of a call (less the 21,000 of a transaction): balanceOf visits every batch.
     const readGas = async (contract: Address, functionName: 'balanceOf' | 'ownerOf', args: readonly unknown[]) =>
