@@ -22,6 +22,7 @@ export const artifactTargets = [
   { source: 'src/CardNFT.sol', contract: 'CardNFT', exportPrefix: 'cardNft' },
   { source: 'src/CardEscrow.sol', contract: 'CardEscrow', exportPrefix: 'cardEscrow' },
   { source: 'src/baseline/NaiveCardNFT.sol', contract: 'NaiveCardNFT', exportPrefix: 'naiveCardNft' },
+  { source: 'src/baseline/PlainCardNFT.sol', contract: 'PlainCardNFT', exportPrefix: 'plainCardNft' },
 ];
 
 export const compilerSettings = {

@@ -8,9 +8,9 @@
  * The naive way is NaiveCardNFT (OpenZeppelin ERC721URIStorage): `mint(to, uri)`, one card per
  * transaction with its own token URI, from a plain key on the same node.
  *
- * 1. Gas per card: one A7 call to 100 fresh addresses (receipt gas / 100) against 100
- *    NaiveCardNFT.mint transactions to 100 other fresh addresses (sum of receipt gas / 100).
- *    Target: ratio <= 0.5.
+ * 1. Gas per card: one A7 call to 100 fresh addresses (total receipt gas, intrinsic and calldata
+ *    included, / 100), shown beside 100 NaiveCardNFT.mint transactions to 100 other fresh
+ *    addresses (sum of receipt gas / 100). Target: <= 12,000 gas per card at 100 recipients.
  * 2. Cards per second end to end: CARDS cards through A7 calls of MINT_BENCH_CALL_SIZE (500) addresses, CONCURRENCY calls
  *    at a time (each answers once its cards are mined), against the same
  *    number of NaiveCardNFT.mint transactions at their best: pre-signed with consecutive nonces
@@ -55,7 +55,7 @@ const DEEP_PAGE = Math.max(2, Math.min(5_000, Math.floor(LIST_CARDS / LIST_PAGE_
 const FIRST_LISTED_ID = 1_000_000_001;
 const OTHER_CARDS = Math.min(200_000, Math.ceil(LIST_CARDS / 5));
 const OTHER_CONTRACT = `0x${'0ddba11'.padEnd(40, '2')}`;
-const TARGETS = { gasRatio: 0.5, rateRatio: 5, latencyRatio: 1.5 };
+const TARGETS = { gasPerCard: 12_000, rateRatio: 5, latencyRatio: 1.5 };
 
 type Partner = Awaited<ReturnType<typeof buildApprovedPartner>> & { token: string };
 
@@ -241,6 +241,7 @@ async function main(): Promise<void> {
     const listing = await listingLatency(t, partner);
 
     const gasRatio = gas.a7 / gas.naive;
+    const gasMet = gas.a7 <= TARGETS.gasPerCard;
     const rateRatio = rate.a7 / rate.naive;
     const latencyRatio = listing.deep.medianMs / listing.first.medianMs;
     const ms = (value: number) => `${value.toFixed(2)} ms`;
@@ -264,7 +265,14 @@ async function main(): Promise<void> {
     );
     const rows = [
       ['figure', 'service', 'baseline', 'ratio', 'target', ''],
-      ['gas per card', gas.a7.toFixed(0), `${gas.naive.toFixed(0)} (naive)`, gasRatio.toFixed(3), `<= ${TARGETS.gasRatio}`, gasRatio <= TARGETS.gasRatio ? 'PASS' : 'MISS'],
+      [
+        `gas per card, ${GAS_CARDS} recipients`,
+        gas.a7.toFixed(0),
+        `${gas.naive.toFixed(0)} (naive)`,
+        gasRatio.toFixed(3),
+        `<= ${TARGETS.gasPerCard.toLocaleString('en')} gas per card at ${GAS_CARDS} recipients`,
+        gasMet ? 'met' : 'not met',
+      ],
       ['cards per second', rate.a7.toFixed(1), `${rate.naive.toFixed(1)} (naive)`, rateRatio.toFixed(2), `>= ${TARGETS.rateRatio}`, rateRatio >= TARGETS.rateRatio ? 'PASS' : 'MISS'],
       [
         `A13 page ${DEEP_PAGE} median`,

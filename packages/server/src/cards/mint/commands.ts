@@ -12,13 +12,16 @@ import { currentMintCount, releaseMintCount, reserveMintCount } from './mint-cou
 import type { CardDesign } from './payload.ts';
 
 /**
- * Gas one card of a batch may take at most (a new holder costs the most, about 48,000), and what a
- * batch takes besides. Batches are sized by it and sent with it as their gas limit: a mintBatch of
- * our own contract with checked recipients does not revert, so estimating each one (which runs
- * the whole batch on the node once more) would buy nothing; unused gas is not paid.
+ * Gas one card of a batch may take at most (about 7,000: its 20 bytes of recipient data, its
+ * Transfer event and calldata; a non-sendable mark and a bucket entry every 256 cards), and what a
+ * batch takes besides (the transaction, the data contract's creation, its entry and the counters;
+ * a single-card mint's owner and balance writes, about 80,000 in all). Batches are sized by it and
+ * sent with it as their gas limit: a mintBatch of our own contract with checked recipients does not
+ * revert, so estimating each one (which runs the whole batch on the node once more) would buy
+ * nothing; unused gas is not paid.
  */
-const GAS_PER_CARD_BOUND = 55_000n;
-const BATCH_BASE_GAS = 80_000n;
+const GAS_PER_CARD_BOUND = 10_000n;
+const BATCH_BASE_GAS = 150_000n;
 /** Share of the block gas limit one mint transaction may use. */
 const BLOCK_SHARE_PERCENT = 80n;
 
@@ -30,7 +33,7 @@ export interface MintCardsInput {
    */
   authorization: { pin: string } | { signer: TransactionSigner; contract: PartnerCardContract };
   design: CardDesign;
-  /** One card per entry, in this order (lower-case or checksummed addresses). */
+  /** One card per entry (lower-case or checksummed addresses); repeats get one card each. */
   recipients: readonly Address[];
 }
 
@@ -43,7 +46,10 @@ export interface MintOutcome {
   hash: Hex | '';
   /** Every mint transaction sent, in recipient order. */
   hashes: Hex[];
-  /** Card ids, per recipient in input order; null where that recipient's card was not minted. */
+  /**
+   * Card ids, per recipient in input order; null where that recipient's card was not minted. Within
+   * one batch the ids follow the recipients' ascending address order (see inAscendingOrder).
+   */
   cardIdsByRecipient: Array<number | null>;
   mintedCount: number;
   failCount: number;
@@ -74,8 +80,11 @@ export async function mintCards(services: Services, input: MintCardsInput): Prom
   const designId = randomUUID();
   const createdAt = epochSeconds(now);
   const batches: CardMintBatchRow[] = [];
+  /** Per batch, per recipient of the request's slice: the card's place in the batch. */
+  const placesByBatch: number[][] = [];
   for (let start = 0, sequence = 0; start < recipients.length; start += batchSize, sequence += 1) {
-    const slice = recipients.slice(start, start + batchSize);
+    const { sorted: slice, places } = inAscendingOrder(recipients.slice(start, start + batchSize));
+    placesByBatch.push(places);
     batches.push({
       id: randomUUID(),
       design_id: designId,
@@ -159,9 +168,9 @@ export async function mintCards(services: Services, input: MintCardsInput): Prom
   );
 
   const cardIdsByRecipient: Array<number | null> = [];
-  for (const batch of finals) {
-    for (let i = 0; i < batch.card_count; i += 1) {
-      cardIdsByRecipient.push(batch.status === 'minted' && batch.first_token_id !== null ? Number(batch.first_token_id) + i : null);
+  for (const [index, batch] of finals.entries()) {
+    for (const place of placesByBatch[index]!) {
+      cardIdsByRecipient.push(batch.status === 'minted' && batch.first_token_id !== null ? Number(batch.first_token_id) + place : null);
     }
   }
   const hashes = finals.flatMap((batch) => (batch.tx_hash ? [batch.tx_hash as Hex] : []));
@@ -183,6 +192,19 @@ export async function checkMint(services: Services, partner: PartnerRow, design:
   if (currentMintCount(partner, services.config.timeZone) + cards > partner.mint_limit) throw new AppError(4080);
   await assertOwnSecureFiles(services, partner.id, design.secureFiles);
   return contract;
+}
+
+/**
+ * A batch's recipients in ascending address order, which is the order its cards are minted in: the
+ * contract then finds an address's cards in the batch by binary search (balanceOf). `places[i]`
+ * is where `recipients[i]` went; repeats keep their request order.
+ */
+export function inAscendingOrder(recipients: readonly Address[]): { sorted: Address[]; places: number[] } {
+  // Lower-case hex of one length: string order is numeric order.
+  const order = recipients.map((_, index) => index).sort((a, b) => (recipients[a]! < recipients[b]! ? -1 : recipients[a]! > recipients[b]! ? 1 : a - b));
+  const places: number[] = new Array(recipients.length);
+  for (const [place, index] of order.entries()) places[index] = place;
+  return { sorted: order.map((index) => recipients[index]!), places };
 }
 
 export function mintIdempotencyKey(batchId: string): string {

@@ -6,7 +6,7 @@ import { openTestApp, type TestApp } from '../../testing/test-services.ts';
 import { signedInPartner } from '../../partner-api/testing/partner-session.ts';
 import { setBalance } from '../../a2a/test-support.ts';
 import { cardUri } from '../card-uri.ts';
-import { buildAddresses, buildMintPayload, indexedToHead, mintOk, partnerCall, pathOf } from '../testing/card-factories.ts';
+import { buildAddresses, buildMintPayload, expectedCardIds, indexedToHead, mintOk, partnerCall, pathOf } from '../testing/card-factories.ts';
 import { withoutMessage } from '../../testing/responses.ts';
 
 let t: TestApp;
@@ -38,26 +38,28 @@ describe('A7 mint to addresses', () => {
     assert.equal(answer.fail_count, 0);
     assert.equal(answer.hashes.length, 1, 'one batched transaction');
     assert.equal(answer.hash, answer.hashes[0]);
-    assert.deepEqual(answer.card_ids, recipients.map((_, i) => i + 1));
+    // One batch: the cards go in ascending address order, each recipient's id in card_ids.
+    assert.deepEqual(answer.card_ids, expectedCardIds(recipients, 250));
     assert.equal(await mintCount(partner.token), 250);
 
     const receipt = await client().getTransactionReceipt({ hash: answer.hash as Hex });
     assert.equal(receipt.status, 'success');
     const contract = partner.contractAddress as Address;
     const nftId = Number(partner.nftId);
-    const calls = recipients.flatMap((_, i) => [
-      { address: contract, abi: cardNftAbi, functionName: 'ownerOf', args: [BigInt(i + 1)] } as const,
-      { address: contract, abi: cardNftAbi, functionName: 'tokenURI', args: [BigInt(i + 1)] } as const,
+    const cardIds = answer.card_ids as number[];
+    const calls = cardIds.flatMap((cardId) => [
+      { address: contract, abi: cardNftAbi, functionName: 'ownerOf', args: [BigInt(cardId)] } as const,
+      { address: contract, abi: cardNftAbi, functionName: 'tokenURI', args: [BigInt(cardId)] } as const,
     ]);
     await indexedToHead(t.services);
     const onChain = await Promise.all(calls.map((call) => client().readContract(call as never)));
     for (const [i, recipient] of recipients.entries()) {
       const owner = String(onChain[2 * i]).toLowerCase();
       const tokenUri = String(onChain[2 * i + 1]);
-      assert.equal(owner, recipient, `owner of card ${i + 1}`);
-      assert.equal(tokenUri, cardUri(t.services.config.publicUrl, nftId, i + 1));
+      assert.equal(owner, recipient, `owner of card ${cardIds[i]}`);
+      assert.equal(tokenUri, cardUri(t.services.config.publicUrl, nftId, cardIds[i]!));
       const listed = await t.services.cardIndex.listByOwner({ chain: 'main', owner: recipient, limit: 10 });
-      assert.deepEqual(listed.cards.map((card) => [card.contract, card.tokenId, card.mintTxHash]), [[contract, i + 1, answer.hash]]);
+      assert.deepEqual(listed.cards.map((card) => [card.contract, card.tokenId, card.mintTxHash]), [[contract, cardIds[i], answer.hash]]);
     }
     for (const cardId of [1, 125, 250]) {
       const metadata = await t.app.inject({ method: 'GET', url: pathOf(cardUri(t.services.config.publicUrl, nftId, cardId)) });
@@ -78,6 +80,26 @@ describe('A7 mint to addresses', () => {
     const beyond = await t.app.inject({ method: 'GET', url: `/v2/metadata/${nftId}/251` });
     assert.equal(beyond.statusCode, 404);
     assert.deepEqual(beyond.json(), { code: 404, err: 'not Found' });
+  });
+
+  test('a recipient named several times gets a card for each time; owners, balances and the index agree', async () => {
+    const partner = await signedInPartner(t.app, t.services);
+    const [x, y] = buildAddresses(2) as [Address, Address];
+    const recipients = [x, y, x, x];
+    const answer = await mintOk(t.app, partner.token, buildMintPayload(partner, { to_address: recipients }));
+    assert.equal(answer.minted_count, 4);
+    const cardIds = answer.card_ids as number[];
+    assert.deepEqual([...cardIds].sort(), [1, 2, 3, 4], 'a card of its own for each entry');
+    const contract = partner.contractAddress as Address;
+    for (const [i, recipient] of recipients.entries()) {
+      const owner = await client().readContract({ address: contract, abi: cardNftAbi, functionName: 'ownerOf', args: [BigInt(cardIds[i]!)] });
+      assert.equal(owner.toLowerCase(), recipient, `owner of card ${cardIds[i]}`);
+    }
+    assert.equal(await client().readContract({ address: contract, abi: cardNftAbi, functionName: 'balanceOf', args: [x] }), 3n);
+    assert.equal(await client().readContract({ address: contract, abi: cardNftAbi, functionName: 'balanceOf', args: [y] }), 1n);
+    await indexedToHead(t.services);
+    const listed = await t.services.cardIndex.listByOwner({ chain: 'main', owner: x, limit: 10 });
+    assert.deepEqual(listed.cards.map((card) => card.tokenId).sort(), [cardIds[0], cardIds[2], cardIds[3]].sort());
   });
 
   test('every payload rule: 400 with the registry body, nothing minted, stored or counted', async () => {

@@ -6,7 +6,7 @@ import { openTestApp, type TestApp } from '../../testing/test-services.ts';
 import { signedInPartner } from '../../partner-api/testing/partner-session.ts';
 import { epochSeconds } from '../../store/database.ts';
 import { monthKey } from '../../time.ts';
-import { buildAddresses, buildMintPayload, indexedToHead, partnerCall } from '../testing/card-factories.ts';
+import { buildAddresses, buildMintPayload, expectedCardIds, indexedToHead, partnerCall } from '../testing/card-factories.ts';
 import { setBalance } from '../../a2a/test-support.ts';
 import { mintCards, mintIdempotencyKey } from './commands.ts';
 import { designOf, type MintDesignPayload } from './payload.ts';
@@ -39,14 +39,16 @@ test('a mint that fails part of the way: the answer, the lists and mint_count sh
 
   assert.equal(outcome.mintedCount, 4);
   assert.equal(outcome.failCount, 3);
-  assert.deepEqual(outcome.cardIdsByRecipient, [1, 2, 3, null, null, null, 4]);
+  // The first batch's cards go to a, b and c in ascending address order.
+  const [idA, idB, idC] = expectedCardIds([a, b, c], 3) as [number, number, number];
+  assert.deepEqual(outcome.cardIdsByRecipient, [idA, idB, idC, null, null, null, 4]);
   assert.equal(outcome.hashes.length, 3);
   const receipts = await Promise.all(outcome.hashes.map((hash) => t.services.chains.get('main').client.getTransactionReceipt({ hash })));
   assert.deepEqual(receipts.map((receipt) => receipt.status), ['success', 'reverted', 'success']);
   assert.equal(await mintCount(partner.token), 4, 'mint_count counts exactly the minted cards');
   const nftId = Number(partner.nftId);
   await indexedToHead(t.services);
-  for (const [owner, expected] of [[a, [1, 4]], [b, [2]], [c, [3]], [d, []], [e, []]] as const) {
+  for (const [owner, expected] of [[a, [idA, 4]], [b, [idB]], [c, [idC]], [d, []], [e, []]] as const) {
     const page = await t.services.cardIndex.listByOwner({ chain: 'main', owner, contract: partner.contractAddress, limit: 10 });
     assert.deepEqual(page.cards.map((card) => card.tokenId), expected, `cards of ${owner}`);
   }
@@ -78,14 +80,15 @@ test('through A7, several batches: every card minted, in order, one transaction 
   assert.equal(response.statusCode, 200, response.body);
   const answer = response.json();
   assert.equal(answer.hashes.length, 3);
-  assert.deepEqual(answer.card_ids, [1, 2, 3, 4, 5, 6, 7, 8]);
+  // Batches of 3, 3 and 2 recipients: ids 1-3, 4-6 and 7-8, in ascending address order within each.
+  assert.deepEqual(answer.card_ids, expectedCardIds(recipients, 3));
   assert.equal(answer.fail_count, 0);
   for (const [i, recipient] of recipients.entries()) {
     const owner = await t.services.chains.get('main').client.readContract({
       address: partner.contractAddress as Address,
       abi: cardNftAbi,
       functionName: 'ownerOf',
-      args: [BigInt(i + 1)],
+      args: [BigInt(answer.card_ids[i])],
     });
     assert.equal(owner.toLowerCase(), recipient);
   }

@@ -6,6 +6,18 @@ import type { App } from '../../app.ts';
 import type { Services } from '../../services.ts';
 
 /** `n` fresh addresses nobody holds a key to. */
+/**
+ * The card ids a mint gives `recipients` (distinct, lower-case) when they go in batches of
+ * `batchSize` from `firstId`: within a batch, cards follow ascending address order.
+ */
+export function expectedCardIds(recipients: readonly string[], batchSize: number, firstId = 1): number[] {
+  return recipients.map((recipient, i) => {
+    const start = i - (i % batchSize);
+    const batch = recipients.slice(start, start + batchSize);
+    return firstId + start + batch.filter((other) => other < recipient).length;
+  });
+}
+
 export function buildAddresses(n: number): Address[] {
   return Array.from({ length: n }, () => privateKeyToAccount(generatePrivateKey()).address.toLowerCase() as Address);
 }
