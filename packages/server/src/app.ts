@@ -12,6 +12,8 @@ import { partnerApiRoutes } from './partner-api/index.ts';
 import { fileRoutes } from './uploads/file-routes.ts';
 import { exampleRoutes } from './examples/routes.ts';
 import { cardMetadataRoutes } from './cards/metadata/routes.ts';
+import { answerClientError } from './http/client-errors.ts';
+import { discardUnreadBody, isBodyRead, lingerOnClose, REFUSED_BODY_DISCARD } from './http/unread-body.ts';
 
 export interface BuildAppOptions {
   services: Services;
@@ -45,6 +47,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       const detail = ROUTER_REFUSALS[error.code] ?? 'the request could not be routed';
       return reply.status(400).send(refusedRequestBody(new AppError(400, { detail })));
     },
+    // Refused by Node's HTTP parser, before any of the above: the same 400 body.
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.decorate('services', options.services);
   app.setValidatorCompiler(validatorFor);
@@ -67,6 +71,14 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     // PostgreSQL cannot store a NUL character in text; refused on every store, so both answer alike.
     const nul = nulCharacterAt({ params: request.params, querystring: request.query, body: request.body });
     if (nul) throw new AppError(400, { detail: `${nul} must not contain a NUL character` });
+  });
+  // A refusal decided before the body all arrived waits for the rest (read and dropped, up to a
+  // bound) so that the client, still sending, can read it: see http/unread-body.ts.
+  app.addHook('onSend', async (request, reply) => {
+    if (reply.statusCode < 400 || isBodyRead(request.raw)) return;
+    if (await discardUnreadBody(request.raw, REFUSED_BODY_DISCARD)) return;
+    reply.header('connection', 'close');
+    lingerOnClose(request.raw.socket);
   });
   app.setNotFoundHandler((_request, reply) => reply.status(404).send({ code: 404, err: 'not Found' }));
 

@@ -21,7 +21,7 @@ export async function storeUpload(
 ): Promise<UploadedFileRow> {
   const upload = await receiveUpload(request, policy, uploadTempDir(services.config.dataDir));
   try {
-    const size = await inspectUpload(upload.path, upload.format);
+    const size = await inspectUpload(upload.path, upload.format, policy);
     const name = `${randomUUID()}.${upload.format.ext}`;
     const row: UploadedFileRow = {
       name,

@@ -8,6 +8,7 @@ import {
   type AcceptedFormat,
 } from './formats.ts';
 import { readMp4Summary } from './mp4.ts';
+import { unacceptedFile, type UploadPolicy } from './policy.ts';
 
 export interface MediaSize {
   width: number;
@@ -17,25 +18,26 @@ export interface MediaSize {
 /**
  * Checks what a sniffed file holds, from headers only (nothing is decoded): images at most 23000 px
  * a side, read with image-size and of the sniffed type; videos an MP4 with a moov, whose every video
- * track is H.264 (avc1/avc3), and at most 3840x2160 (either orientation). Any failure is 4101.
+ * track is H.264 (avc1/avc3), and at most 3840x2160 (either orientation). Any failure is the policy's
+ * `unacceptedFile` (4101; videos reach here only on the endpoints that take them).
  */
-export async function inspectUpload(path: string, format: AcceptedFormat): Promise<MediaSize> {
-  return format.kind === 'image' ? inspectImage(path, format) : inspectVideo(path);
+export async function inspectUpload(path: string, format: AcceptedFormat, policy: UploadPolicy): Promise<MediaSize> {
+  return format.kind === 'image' ? inspectImage(path, format, policy) : inspectVideo(path);
 }
 
-async function inspectImage(path: string, format: AcceptedFormat): Promise<MediaSize> {
+async function inspectImage(path: string, format: AcceptedFormat, policy: UploadPolicy): Promise<MediaSize> {
   let size: { width?: number; height?: number; type?: string };
   try {
     size = await imageSizeFromFile(path);
   } catch (error) {
-    throw new AppError(4101, { detail: 'the image header cannot be read', cause: error });
+    throw unacceptedFile(policy, 'the image header cannot be read', error);
   }
   const { width, height } = size;
   if (size.type !== format.imageSizeType || !width || !height) {
-    throw new AppError(4101, { detail: 'the image header cannot be read' });
+    throw unacceptedFile(policy, 'the image header cannot be read');
   }
   if (width > MAX_IMAGE_SIDE_PX || height > MAX_IMAGE_SIDE_PX) {
-    throw new AppError(4101, { detail: `images may be at most ${MAX_IMAGE_SIDE_PX} px a side; this one is ${width}x${height}` });
+    throw unacceptedFile(policy, `images may be at most ${MAX_IMAGE_SIDE_PX} px a side; this one is ${width}x${height}`);
   }
   return { width, height };
 }

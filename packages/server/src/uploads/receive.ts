@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '../errors/app-error.ts';
 import { claimedKinds, type AcceptedFormat } from './formats.ts';
-import { largestAllowed, type UploadPolicy } from './policy.ts';
+import { fileTooLarge, largestAllowed, type UploadPolicy } from './policy.ts';
 import { UploadGuard } from './upload-guard.ts';
 
 /** The form field that carries the file (A4 to A6). */
@@ -27,7 +27,8 @@ export function uploadTempDir(dataDir: string): string {
  * Reads the multipart body of an upload request: exactly one file, in the field `upload`, streamed
  * through the UploadGuard into a temporary file. Other text fields are ignored. Refusals: not
  * multipart, no file, a file in another field, a second file, an empty file or a malformed body 400;
- * a format that is not accepted 4101; over the byte limit 4100. Nothing is left on disk when it fails.
+ * a format that is not accepted or over the byte limit as the policy refuses them (4101 and 4100 where
+ * videos are taken). Nothing is left on disk when it fails.
  */
 export async function receiveUpload(request: FastifyRequest, policy: UploadPolicy, tempDir: string): Promise<ReceivedUpload> {
   if (!request.isMultipart()) throw new AppError(400, { detail: 'expected multipart/form-data' });
@@ -51,14 +52,14 @@ export async function receiveUpload(request: FastifyRequest, policy: UploadPolic
     }
   } catch (error) {
     if (pendingPath) await rm(pendingPath, { force: true });
-    throw asUploadError(error);
+    throw asUploadError(error, policy);
   }
   if (!received) throw new AppError(400, { detail: `no file in the field "${UPLOAD_FIELD}"` });
   return received;
 }
 
 /**
- * Parser limits around the guard's own: the guard cuts a file off at its format's limit (4100);
+ * Parser limits around the guard's own: the guard cuts a file off at its format's limit;
  * the parser's file size limit sits one byte above the largest so the guard always speaks first.
  * A third file, many fields or long field values are refused by the parser (400).
  */
@@ -89,11 +90,11 @@ export async function removeStaleUploads(tempDir: string, olderThanMs: number, n
   }
 }
 
-/** Multipart parser errors (limits, malformed or cut bodies) are the client's: 400, or 4100 for a file too large. */
-function asUploadError(error: unknown): unknown {
+/** Multipart parser errors (limits, malformed or cut bodies) are the client's: 400, or the policy's refusal of a file too large. */
+function asUploadError(error: unknown, policy: UploadPolicy): unknown {
   if (isAppError(error)) return error;
   const code = (error as { code?: string })?.code;
-  if (code === 'FST_REQ_FILE_TOO_LARGE') return new AppError(4100);
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return fileTooLarge(policy);
   if (typeof code === 'string' && (code.startsWith('FST_') || code === 'ERR_STREAM_PREMATURE_CLOSE')) {
     return new AppError(400, { detail: (error as Error).message, cause: error });
   }

@@ -24,12 +24,6 @@ export const uploadRoutes: FastifyPluginAsync = async (parent) => {
   await app.register(multipart);
   await removeStaleUploads(uploadTempDir(app.services.config.dataDir), STALE_UPLOAD_MS);
 
-  // A refusal sent before the whole body arrived (a cut-off upload, or one refused by a hook before
-  // it was read) closes the connection: the rest is not read and thrown away, it is not read at all.
-  app.addHook('onSend', async (request, reply) => {
-    if (reply.statusCode >= 400 && !request.raw.complete) reply.header('connection', 'close');
-  });
-
   const upload = (request: FastifyRequest, policy: UploadPolicy) => storeUpload(app.services, requestPartner(request), request, policy);
 
   app.post('/v2/wallet/image', { onRequest: authenticatePartner, schema: { response: { 200: ImageUploadAnswer } } }, async (request) => {

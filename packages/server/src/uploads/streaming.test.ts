@@ -70,7 +70,10 @@ describe('limits are enforced while streaming', () => {
     const before = await storedState(services);
     const body = streamingUploadBody(buildPng({ width: 10, height: 10 }), 2 * GiB, 'huge.png', 'image/png');
     const answer = await streamUpload('/v2/wallet/image', body, { authorization: token });
-    assert.deepEqual({ status: answer.status, body: answer.body }, { status: 400, body: { code: 4100, err: 'upload animation file limit exceeded' } });
+    assert.deepEqual(
+      { status: answer.status, body: answer.body },
+      { status: 400, body: { code: 400, err: 'bad request', message: `images may be at most ${services.config.uploads.maxImageBytes} bytes` } },
+    );
     assert.ok(answer.sent < services.config.uploads.maxImageBytes + 64 * MiB, `the client could send ${answer.sent} bytes`);
     assert.deepEqual(await storedState(services), before);
   });

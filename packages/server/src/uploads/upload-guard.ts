@@ -3,7 +3,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import { AppError } from '../errors/app-error.ts';
 import type { UploadKind } from '../store/schema.ts';
 import { acceptedFormatOf, type AcceptedFormat } from './formats.ts';
-import type { UploadPolicy } from './policy.ts';
+import { fileTooLarge, unacceptedFile, type UploadPolicy } from './policy.ts';
 
 /** Bytes file-type needs to recognise every format of the allow-list. */
 const SNIFF_BYTES = 4100;
@@ -11,8 +11,8 @@ const SNIFF_BYTES = 4100;
 /**
  * Passes an upload through while it streams: holds back the first bytes until their format is
  * known (sniffed with file-type against the allow-list, and not contradicting the kind the client
- * claimed: 4101 otherwise, before anything else reads the file), then counts every byte and fails
- * with 4100 the moment the format's limit is passed, so an oversized upload is cut off there and
+ * claimed: `unacceptedFile` otherwise, before anything else reads the file), then counts every byte and
+ * fails with `fileTooLarge` the moment the format's limit is passed, so an oversized upload is cut off there and
  * never buffered. An empty file fails with 400.
  */
 export class UploadGuard extends Transform {
@@ -43,7 +43,7 @@ export class UploadGuard extends Transform {
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.#bytes += chunk.length;
     if (this.#format) {
-      if (this.#bytes > this.#limit) return callback(new AppError(4100));
+      if (this.#bytes > this.#limit) return callback(fileTooLarge(this.#policy));
       return callback(null, chunk);
     }
     this.#head.push(chunk);
@@ -65,13 +65,13 @@ export class UploadGuard extends Transform {
     const format = acceptedFormatOf(detected?.ext);
     const limit = format ? this.#policy.maxBytes[format.kind] : undefined;
     if (!format || limit === undefined) {
-      throw new AppError(4101, { detail: `content ${detected?.mime ?? 'unknown'} is not accepted here` });
+      throw unacceptedFile(this.#policy, `content ${detected?.mime ?? 'unknown'} is not accepted here`);
     }
     const contradiction = this.#claimedKinds.find((kind) => kind !== format.kind);
-    if (contradiction) throw new AppError(4101, { detail: `named or typed as ${contradiction}, but the content is ${format.contentType}` });
+    if (contradiction) throw unacceptedFile(this.#policy, `named or typed as ${contradiction}, but the content is ${format.contentType}`);
     this.#format = format;
     this.#limit = limit;
-    if (this.#bytes > limit) throw new AppError(4100);
+    if (this.#bytes > limit) throw fileTooLarge(this.#policy);
     this.push(head);
   }
 }

@@ -173,17 +173,19 @@ describe('refused uploads: the documented error, and nothing stored', () => {
     { name: 'a 3841x2160 video', url: '/v2/wallet/nftResource', body: () => fileBody(buildMp4({ width: 3841, height: 2160 }), 'clip.mp4', 'video/mp4'), expected: unsupported },
     { name: 'a 3840x2161 video', url: '/v2/wallet/nftResource/secure', body: () => fileBody(buildMp4({ width: 3840, height: 2161 }), 'clip.mp4', 'video/mp4'), expected: unsupported },
     { name: 'a 23001 px wide image on A6', url: '/v2/wallet/nftResource/secure', body: () => fileBody(buildPng({ width: 23_001, height: 1 }), 'card.png', 'image/png'), expected: unsupported },
-    { name: 'a 23001 px high image on A4', url: '/v2/wallet/image', body: () => fileBody(buildJpeg({ width: 10, height: 23_001 }), 'card.jpg', 'image/jpeg'), expected: unsupported },
+    { name: 'a 23001 px high image on A4', url: '/v2/wallet/image', body: () => fileBody(buildJpeg({ width: 10, height: 23_001 }), 'card.jpg', 'image/jpeg'), expected: badRequest },
     { name: 'a 23001 px image on A5', url: '/v2/wallet/nftResource', body: () => fileBody(buildWebp({ width: 23_001, height: 23_001 }), 'card.webp'), expected: unsupported },
     { name: 'a truncated MP4 with no moov box', url: '/v2/wallet/nftResource', body: () => fileBody(buildMp4({ moov: 'missing', mediaBytes: 200_000 }), 'clip.mp4', 'video/mp4'), expected: unsupported },
     { name: 'an MP4 without a video track', url: '/v2/wallet/nftResource', body: () => fileBody(buildMp4({ withoutVideoTrack: true }), 'clip.mp4', 'video/mp4'), expected: unsupported },
     { name: 'a 12 MiB video', url: '/v2/wallet/nftResource', body: () => fileBody(buildMp4({ mediaBytes: 12 * MiB }), 'clip.mp4', 'video/mp4'), expected: tooLarge },
     { name: 'a 12 MiB video, secure', url: '/v2/wallet/nftResource/secure', body: () => fileBody(buildMp4({ mediaBytes: 12 * MiB }), 'clip.mp4', 'video/mp4'), expected: tooLarge },
     { name: 'a video one byte over 10 MiB', url: '/v2/wallet/nftResource', body: () => fileBody(buildMp4({ mediaBytes: 10 * MiB }), 'clip.mp4', 'video/mp4'), expected: tooLarge },
-    { name: 'an image over uploads.maxImageBytes on A4', url: '/v2/wallet/image', body: () => fileBody(Buffer.concat([buildPng({ width: 10, height: 10 }), Buffer.alloc(3 * MiB)]), 'big.png'), expected: tooLarge },
-    { name: 'a video on A4', url: '/v2/wallet/image', body: () => fileBody(buildMp4(), 'clip.mp4', 'video/mp4'), expected: unsupported },
+    { name: 'an image over uploads.maxImageBytes on A4', url: '/v2/wallet/image', body: () => fileBody(Buffer.concat([buildPng({ width: 10, height: 10 }), Buffer.alloc(3 * MiB)]), 'big.png'), expected: badRequest },
+    { name: 'an image over uploads.maxImageBytes on A5', url: '/v2/wallet/nftResource', body: () => fileBody(Buffer.concat([buildPng({ width: 10, height: 10 }), Buffer.alloc(3 * MiB)]), 'big.png'), expected: tooLarge },
+    { name: 'a video on A4', url: '/v2/wallet/image', body: () => fileBody(buildMp4(), 'clip.mp4', 'video/mp4'), expected: badRequest },
+    { name: 'a text file on A4', url: '/v2/wallet/image', body: () => fileBody(Buffer.from('just some text, not media at all\n'.repeat(10)), 'notes.txt', 'text/plain'), expected: badRequest },
     { name: 'a text file', url: '/v2/wallet/nftResource', body: () => fileBody(Buffer.from('just some text, not media at all\n'.repeat(10)), 'notes.txt', 'text/plain'), expected: unsupported },
-    { name: 'an SVG', url: '/v2/wallet/image', body: () => fileBody(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'logo.svg', 'image/svg+xml'), expected: unsupported },
+    { name: 'an SVG', url: '/v2/wallet/image', body: () => fileBody(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'logo.svg', 'image/svg+xml'), expected: badRequest },
     { name: 'a QuickTime movie named .mp4', url: '/v2/wallet/nftResource', body: () => fileBody(quickTime(buildMp4()), 'clip.mp4', 'video/mp4'), expected: unsupported },
     { name: 'an empty file', url: '/v2/wallet/nftResource', body: () => fileBody(Buffer.alloc(0), 'empty.png', 'image/png'), expected: badRequest },
     {
@@ -226,6 +228,23 @@ describe('refused uploads: the documented error, and nothing stored', () => {
       assert.deepEqual(before.temporary, []);
     });
   }
+
+  // 4100 and 4101 are the specification's "upload animation file" codes: the image endpoint takes no
+  // videos, so it answers 400 with what it takes instead.
+  test('A4 refuses what is not an image it takes with 400 saying what it takes, never an animation code', async () => {
+    const refusals = [
+      await upload('/v2/wallet/image', fileBody(buildMp4(), 'clip.mp4', 'video/mp4')),
+      await upload('/v2/wallet/image', fileBody(Buffer.from('%PDF-1.7\n'.repeat(100)), 'doc.pdf', 'application/pdf')),
+    ];
+    for (const response of refusals) {
+      assert.equal(response.statusCode, 400);
+      const body = response.json();
+      assert.equal(body.code, 400);
+      assert.match(body.message, /this endpoint takes JPEG, PNG, GIF or WebP images$/);
+    }
+    const tooBig = await upload('/v2/wallet/image', fileBody(Buffer.concat([buildPng({ width: 10, height: 10 }), Buffer.alloc(3 * MiB)]), 'big.png'));
+    assert.deepEqual(tooBig.json(), { code: 400, err: 'bad request', message: `images may be at most ${2 * MiB} bytes` });
+  });
 
   test('without a token the upload is refused (4003) before its body is read', async () => {
     const before = await storedState(services);
