@@ -1,6 +1,7 @@
 import type { ParseArgsConfig } from 'node:util';
 import { sha256Hex } from '../custody/passwords.ts';
 import { AppError } from '../errors/app-error.ts';
+import { required, sixDigitPin, UsageError } from '../cli/options.ts';
 import type { Services } from '../services.ts';
 import { approveRequest, cancelRequestAsMember, findMemberByEmail } from './approval.ts';
 import { createFeeCredential, revokeFeeCredential, settleFee } from './fee-delegation.ts';
@@ -43,7 +44,7 @@ export const a2aCommands: Record<string, CliHandler> = {
     let answer = await approveRequest(services, {
       requestKey: required(values, 'request-key'),
       userId: member.id,
-      pinHash: sha256Hex(required(values, 'pin')),
+      pinHash: sha256Hex(sixDigitPin(values)),
     });
     answer = await untilFinal(services, answer);
     return present(answer, values.json === true);
@@ -117,21 +118,14 @@ function present(answer: ResultAnswer, json: boolean): Record<string, unknown> {
   return flat;
 }
 
-function required(values: CliValues, name: string): string {
-  const value = values[name];
-  if (typeof value !== 'string' || value.trim() === '') throw new UsageProblem(`missing --${name}`);
-  return value;
-}
-
 function address(args: string[]): string {
-  if (args.length !== 1) throw new UsageProblem('give exactly one ADDRESS');
+  if (args.length !== 1) throw new UsageError('give exactly one ADDRESS');
   return args[0]!;
 }
 
 function coins(text: string): number {
-  if (!/^\d+(\.\d+)?$/.test(text)) throw new UsageProblem('--fund must be a number of coins');
+  if (!/^\d+(\.\d+)?$/.test(text)) throw new UsageError('--fund must be a number of coins');
   return Number(text);
 }
 
-/** A usage mistake: the CLI prints the message and exits 1. */
-export class UsageProblem extends Error {}
+

@@ -142,6 +142,18 @@ describe('wallet-service a2a, fee-credential, service-key and blacklist commands
     assert.deepEqual(refused.json(), { code: 6418, err: 'invalid fee-delegation credential' });
   });
 
+  test('a fee-credential create whose funding fails leaves neither a credential nor a key, and says why on one line', async () => {
+    const credentials = async () => (await services.store.db.selectFrom('a2a_fee_credentials').select('id').execute()).length;
+    const keys = async () => (await services.store.db.selectFrom('signing_keys').select('id').execute()).length;
+    const [credentialsBefore, keysBefore] = [await credentials(), await keys()];
+    // More coins than the operator holds: the funding transaction cannot be sent.
+    const failed = await cli('fee-credential', 'create', '--chain', 'main', '--fund', '1000000000');
+    assert.equal(failed.code, 1);
+    assert.match(failed.stderr, /^wallet-service: [^\n]+$/);
+    assert.equal(await credentials(), credentialsBefore);
+    assert.equal(await keys(), keysBefore);
+  });
+
   test('--help lists the App2App commands', async () => {
     const help = await cli('--help');
     for (const command of ['a2a approve', 'a2a cancel', 'fee-credential create', 'service-key create', 'blacklist add']) {

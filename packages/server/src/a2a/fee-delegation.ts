@@ -57,14 +57,29 @@ export async function createFeeCredential(services: Services, input: { chain?: s
   const coins = input.fundCoins ?? services.config.a2a.feePayerFundingCoins;
   let fundingTxHash: Hex | null = null;
   if (chain.managed && coins > 0) {
-    const funding = await services.outbox.submit({
-      idempotencyKey: `fund-fee-payer:${id}`,
-      chain: chain.name,
-      signer: await services.operator.signer(),
-      to: key.address,
-      value: parseEther(String(coins)),
+    let funding;
+    try {
+      funding = await services.outbox.submit({
+        idempotencyKey: `fund-fee-payer:${id}`,
+        chain: chain.name,
+        signer: await services.operator.signer(),
+        to: key.address,
+        value: parseEther(String(coins)),
+      });
+    } catch (error) {
+      // Nothing was sent: the credential and its key go, so a failed create leaves nothing behind.
+      await removeFeeCredential(services, id, key.keyId);
+      throw error;
+    }
+    const mined = await services.outbox.waitForFinal(funding.id).catch(async (error: Error) => {
+      // The funding may still land: the key stays so its coins can be recovered, the credential is revoked.
+      await revokeFeeCredential(services, id);
+      throw new Error(`fee credential ${id} revoked: its funding did not confirm (${error.message})`, { cause: error });
     });
-    const mined = await services.outbox.waitForFinal(funding.id);
+    if (mined.status !== 'mined' || mined.receiptStatus !== 'success') {
+      await removeFeeCredential(services, id, key.keyId);
+      throw new Error(`funding the fee payer failed (${mined.receiptStatus ?? mined.status}): no credential was created`);
+    }
     fundingTxHash = mined.txHash;
   }
   return {
@@ -75,6 +90,13 @@ export async function createFeeCredential(services: Services, input: { chain?: s
     funded_coins: fundingTxHash ? coins : 0,
     funding_tx_hash: fundingTxHash,
   };
+}
+
+async function removeFeeCredential(services: Services, id: string, keyId: string): Promise<void> {
+  await services.store.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('a2a_fee_credentials').where('id', '=', id).execute();
+    await trx.deleteFrom('signing_keys').where('id', '=', keyId).execute();
+  });
 }
 
 export async function revokeFeeCredential(services: Services, id: string): Promise<boolean> {

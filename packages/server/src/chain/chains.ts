@@ -36,38 +36,42 @@ export class ChainRegistry {
   static async connect(config: Readonly<Config>, options: ConnectChainsOptions): Promise<ChainRegistry> {
     const chains = new Map<ChainName, ChainContext>();
     const registry = new ChainRegistry(chains);
-    try {
-      await Promise.all(
-        CHAIN_NAMES.map(async (name) => {
-          const settings = config.chains[name];
-          if (!settings) return;
-          let rpcUrl: string;
-          let node: ManagedNode | undefined;
-          if (settings.mode === 'external') {
-            rpcUrl = settings.rpcUrl;
-            await waitForRpc(rpcUrl, settings.chainId, 15_000);
+    // Every chain settles before a failure is reported, so that nodes still starting when another
+    // chain failed are stopped too, not left running behind a process that gave up.
+    const started = await Promise.allSettled(
+      CHAIN_NAMES.map(async (name) => {
+        const settings = config.chains[name];
+        if (!settings) return;
+        let rpcUrl: string;
+        let node: ManagedNode | undefined;
+        if (settings.mode === 'external') {
+          rpcUrl = settings.rpcUrl;
+          await waitForRpc(rpcUrl, settings.chainId, 15_000).catch((error: Error) => {
+            throw new Error(`chain ${name}: ${error.message}`, { cause: error });
+          });
+        } else {
+          const directory = join(config.dataDir, 'chains', name);
+          const running = options.mode === 'attach' ? findRunningNode(directory) : undefined;
+          if (running) {
+            rpcUrl = running.rpcUrl;
           } else {
-            const directory = join(config.dataDir, 'chains', name);
-            const running = options.mode === 'attach' ? findRunningNode(directory) : undefined;
-            if (running) {
-              rpcUrl = running.rpcUrl;
-            } else {
-              node = new ManagedNode({ name, settings, directory, ...(options.log ? { log: options.log } : {}) });
-              rpcUrl = await node.start();
-            }
+            node = new ManagedNode({ name, settings, directory, ...(options.log ? { log: options.log } : {}) });
+            rpcUrl = await node.start();
           }
-          chains.set(
-            name,
-            createChainContext(name, settings.chainId, settings.messagePrefix, rpcUrl, node, {
-              managed: settings.mode === 'managed',
-              automine: settings.mode === 'managed' && settings.blockTimeSeconds === 0,
-            }),
-          );
-        }),
-      );
-    } catch (error) {
+        }
+        chains.set(
+          name,
+          createChainContext(name, settings.chainId, settings.messagePrefix, rpcUrl, node, {
+            managed: settings.mode === 'managed',
+            automine: settings.mode === 'managed' && settings.blockTimeSeconds === 0,
+          }),
+        );
+      }),
+    );
+    const failure = started.find((result) => result.status === 'rejected');
+    if (failure) {
       await registry.close();
-      throw error;
+      throw failure.reason;
     }
     return registry;
   }

@@ -45,7 +45,8 @@ export class ManagedNode extends EventEmitter {
   private readonly settings: ManagedChainSettings;
   private readonly directory: string;
   private readonly log: (message: string) => void;
-  private child: ChildProcess | undefined;
+  private child: TiedChild | undefined;
+  private nodePid: number | undefined;
   private port = 0;
   private stopping = false;
 
@@ -61,8 +62,9 @@ export class ManagedNode extends EventEmitter {
     return `http://127.0.0.1:${this.port}`;
   }
 
+  /** The node's own process id (not the watchdog shell's). */
   get pid(): number | undefined {
-    return this.child?.pid;
+    return this.nodePid;
   }
 
   private get recordPath(): string {
@@ -90,7 +92,7 @@ export class ManagedNode extends EventEmitter {
     if (child && child.exitCode === null && child.signalCode === null) {
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      const timer = setTimeout(() => child.killHard(), 10_000);
       await exited;
       clearTimeout(timer);
     }
@@ -115,7 +117,7 @@ export class ManagedNode extends EventEmitter {
     ];
     if (this.settings.blockTimeSeconds > 0) args.push('--block-time', String(this.settings.blockTimeSeconds));
     let stderr = '';
-    const child = spawn(anvilBinaryPath(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawnTiedToThisProcess(anvilBinaryPath(), args);
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-4000);
     });
@@ -126,17 +128,20 @@ export class ManagedNode extends EventEmitter {
       ),
     );
     exitedEarly.catch(() => {});
+    let nodePid: number;
     try {
+      nodePid = await Promise.race([child.nodePid, exitedEarly]);
+      this.nodePid = nodePid;
       await Promise.race([waitForRpc(this.rpcUrl, this.settings.chainId, 30_000, identity.account), exitedEarly]);
     } catch (error) {
       const portTaken = error instanceof ForeignNodeError || /address already in use|os error 98/i.test(stderr);
       if (portTaken && attempt < 5 && (restart || !this.settings.rpcPort)) {
-        child.kill('SIGKILL');
+        child.killHard();
         if (restart) await sleep(200); // the dead node's port is usually free again a moment later
         else this.port = await freePort();
         return this.spawnNode(attempt + 1, restart);
       }
-      child.kill('SIGKILL');
+      child.killHard();
       if (existsSync(this.statePath) && /state/i.test(stderr)) {
         // A state file cut off by a hard kill: start from the last good copy; the outbox replays the rest.
         this.log(`chain ${this.name}: state file unreadable, restoring the previous copy`);
@@ -146,7 +151,7 @@ export class ManagedNode extends EventEmitter {
       throw error;
     }
     writeJsonAtomically(this.recordPath, {
-      nodePid: child.pid!,
+      nodePid,
       ownerPid: process.pid,
       rpcUrl: this.rpcUrl,
       chainId: this.settings.chainId,
@@ -218,7 +223,8 @@ function writeJsonAtomically(path: string, value: unknown): void {
   renameSync(temporary, path);
 }
 
-function isAlive(pid: number): boolean {
+/** Whether process `pid` exists (one owned by another user counts). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -227,13 +233,13 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** A port free on loopback right now. */
-export async function freePort(): Promise<number> {
+/** A port free on `host` (loopback by default) right now. */
+export async function freePort(host = '127.0.0.1'): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
     server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(0, host, () => {
       const address = server.address();
       server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
     });
@@ -272,29 +278,117 @@ export async function waitForRpc(rpcUrl: string, chainId: number, timeoutMs = 30
   if (accounts?.[0]?.toLowerCase() !== identity) throw new ForeignNodeError(`another node answers on ${rpcUrl}`);
 }
 
+/**
+ * Waits for `eth_chainId` to answer `chainId`. A node that cannot be reached yet is asked again
+ * until `timeoutMs`; one that answers something else (another chain id, an HTML page, a JSON-RPC
+ * error) is refused at once: waiting would not change it.
+ */
 async function waitForChainId(rpcUrl: string, chainId: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
+    let response: Response;
     try {
-      const response = await fetch(rpcUrl, {
+      response = await fetch(rpcUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
         signal: AbortSignal.timeout(2_000),
       });
-      const body = (await response.json()) as { result?: string };
-      if (body.result && Number(body.result) === chainId) return;
-      if (body.result) throw new Error(`node at ${rpcUrl} has chain id ${Number(body.result)}, expected ${chainId}`);
     } catch (error) {
-      lastError = error;
-      if ((error as Error).message?.includes('expected')) throw error;
+      lastError = (error as Error).cause ?? error;
+      await sleep(50);
+      continue;
     }
-    await sleep(50);
+    const answer = await readChainId(response, rpcUrl);
+    if (answer === chainId) return;
+    throw new Error(`${rpcUrl} is the node of chain id ${answer}, not ${chainId}: check the chain's rpcUrl and chainId`);
   }
-  throw new Error(`node at ${rpcUrl} did not answer within ${timeoutMs} ms: ${String(lastError)}`);
+  throw new Error(`${rpcUrl} did not answer within ${timeoutMs / 1000} s (${(lastError as Error)?.message ?? String(lastError)})`);
+}
+
+/** The chain id in an `eth_chainId` answer; an answer that is not one is an error naming what came instead. */
+async function readChainId(response: Response, rpcUrl: string): Promise<number> {
+  const text = await response.text().catch(() => '');
+  const notJsonRpc = () =>
+    new Error(
+      `${rpcUrl} is not a JSON-RPC node: eth_chainId answered HTTP ${response.status}` +
+        ` (${response.headers.get('content-type') ?? 'no content type'}) ${JSON.stringify(text.slice(0, 60))}`,
+    );
+  let body: { result?: unknown; error?: { message?: string } };
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw notJsonRpc();
+  }
+  if (body?.error) throw new Error(`${rpcUrl} refused eth_chainId: ${body.error.message ?? JSON.stringify(body.error)}`);
+  if (typeof body?.result !== 'string' || !/^0x[0-9a-f]+$/i.test(body.result)) throw notJsonRpc();
+  return Number(body.result);
 }
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** A node process started by `spawnTiedToThisProcess`. */
+type TiedChild = ChildProcess & {
+  /** The node's own pid, once the watchdog has started it. */
+  nodePid: Promise<number>;
+  /** Ends the node and its watchdog at once (SIGKILL). */
+  killHard(): void;
+};
+
+/**
+ * Starts `command` under a small POSIX shell watchdog whose stdin is a pipe this process holds.
+ * When this process dies, however it dies (kill -9 included), the pipe closes, the watchdog reads
+ * end of file and sends the node SIGTERM, so the node dumps its state and exits instead of
+ * outliving its service. SIGTERM and SIGINT sent to the watchdog are passed on; its exit status is
+ * the node's. The watchdog prints the node's pid first.
+ */
+const WATCHDOG = `
+exec 3<&0
+"$@" </dev/null 3<&- &
+node=$!
+echo "$node"
+trap 'kill -TERM "$node" 2>/dev/null' TERM INT
+( while read -r _; do :; done <&3; kill -TERM "$node" 2>/dev/null ) &
+watcher=$!
+exec 3<&-
+status=0
+while kill -0 "$node" 2>/dev/null; do wait "$node"; status=$?; done
+kill "$watcher" 2>/dev/null
+exit "$status"
+`;
+
+function spawnTiedToThisProcess(command: string, args: string[]): TiedChild {
+  if (process.platform === 'win32') {
+    // No POSIX shell: the node is started directly (a killed service leaves it to the next start).
+    const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] }) as TiedChild;
+    child.nodePid = Promise.resolve(child.pid!);
+    child.killHard = () => child.kill('SIGKILL');
+    return child;
+  }
+  const child = spawn('/bin/sh', ['-c', WATCHDOG, 'watchdog', command, ...args], { stdio: ['pipe', 'pipe', 'pipe'] }) as TiedChild;
+  let known: number | undefined;
+  child.nodePid = new Promise<number>((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const line = /^(\d+)\n/.exec(output);
+      if (line && known === undefined) resolve((known = Number(line[1])));
+    });
+    child.once('exit', () => reject(new Error('the node watchdog exited before starting the node')));
+  });
+  child.nodePid.catch(() => {});
+  child.killHard = () => {
+    if (known !== undefined) {
+      try {
+        process.kill(known, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    child.kill('SIGKILL');
+  };
+  return child;
 }

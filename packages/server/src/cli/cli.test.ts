@@ -73,7 +73,7 @@ describe('wallet-service serve and operator CLI (child processes)', () => {
     assert.equal(partner.status, 20);
     assert.match(partner.main_address, /^0x[0-9a-f]{40}$/);
 
-    const duplicate = cli('partner', 'create', '--email', 'shop@example.com', '--password', 'x', '--pin', '1', '--name', 'n', '--phone', '+14155550100', '--service-name', 's');
+    const duplicate = cli('partner', 'create', '--email', 'shop@example.com', '--password', 'x', '--pin', '111111', '--name', 'n', '--phone', '+14155550100', '--service-name', 's');
     assert.equal(duplicate.code, 1);
     assert.equal(duplicate.stderr, 'wallet-service: error 413: already existing email');
 
@@ -87,9 +87,9 @@ describe('wallet-service serve and operator CLI (child processes)', () => {
     const member = cli('user', 'create', '--name', 'Kim Member', '--phone', '+1 415 555 0199', '--email', 'kim@example.com', '--password', 'pw', '--pin', '000111', '--birth', '1990-02-03', '--json');
     assert.equal(member.code, 0, member.stderr);
     const user = JSON.parse(member.stdout);
-    const underage = cli('user', 'create', '--name', 'Young', '--phone', '+1 415 555 0198', '--email', 'y@example.com', '--password', 'pw', '--pin', '1', '--birth', '2015-02-03');
+    const underage = cli('user', 'create', '--name', 'Young', '--phone', '+1 415 555 0198', '--email', 'y@example.com', '--password', 'pw', '--pin', '111111', '--birth', '2015-02-03');
     assert.equal(underage.stderr, 'wallet-service: error 411: teenagers under the age of 19 are not allowed to sign up');
-    const badBirth = cli('user', 'create', '--name', 'Y', '--phone', '+1 415 555 0197', '--email', 'z@example.com', '--password', 'pw', '--pin', '1', '--birth', '1990-02-30');
+    const badBirth = cli('user', 'create', '--name', 'Y', '--phone', '+1 415 555 0197', '--email', 'z@example.com', '--password', 'pw', '--pin', '111111', '--birth', '1990-02-30');
     assert.equal(badBirth.stderr, 'wallet-service: error 410: invalid birth for account creation');
 
     const paid = cli('faucet', '--to', user.main_address, '--amount', '2.5', '--json');

@@ -9,6 +9,8 @@ import { assertPartnerProgramOpen } from '../partner-api/program-window.ts';
 import { createUser, unlockMemberPin } from '../users/commands.ts';
 import { faucet } from '../operator/faucet.ts';
 import { serve } from './serve.ts';
+import { required, sixDigitPin, UsageError, wholeNumber } from './options.ts';
+import { withRunningServiceUrl } from './service-record.ts';
 import { a2aCommands, A2A_CLI_OPTIONS, A2A_CLI_USAGE } from '../a2a/cli-commands.ts';
 
 const USAGE = `wallet-service: the wallet service and its operator commands
@@ -60,9 +62,11 @@ const OPTIONS = {
   ...A2A_CLI_OPTIONS,
 } satisfies ParseArgsConfig['options'];
 
+/** The largest monthly mint limit: the store keeps it in a 32-bit integer column. */
+const MAX_MINT_LIMIT = 2_147_483_647;
+
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
-export class UsageError extends Error {}
 
 /** Runs one CLI invocation; resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -71,7 +75,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     ({ values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true }));
   } catch (error) {
-    return fail(`${(error as Error).message}\nRun wallet-service --help for usage.`);
+    return fail(`${(error as Error).message.replace(/\.?$/, '.')} Run wallet-service --help for usage.`);
   }
   const command = positionals.join(' ');
   if (values.help || command === '' || command === 'help') {
@@ -93,7 +97,7 @@ export async function main(argv: string[]): Promise<number> {
     const args = positionals.slice(name.split(' ').length);
     // Only handlers that declare the third parameter take positional arguments.
     if (args.length > 0 && handler.length < 3) throw new UsageError(`unknown command "${command}". Run wallet-service --help for usage.`);
-    const services = await openServices(config, { chainMode: 'attach', runOutbox: true, log: quietLogger(config) });
+    const services = await openServices(withRunningServiceUrl(config), { chainMode: 'attach', runOutbox: true, log: quietLogger(config) });
     try {
       const result = await handler(services, values, args);
       print(result, values.json ?? false);
@@ -104,7 +108,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (isAppError(error)) return fail(`error ${error.code}: ${error.message}`);
     if (error instanceof UsageError || error instanceof ConfigError) return fail(error.message);
-    return fail((error as Error).message ?? String(error));
+    return fail(oneLine(error));
   }
 }
 
@@ -117,7 +121,7 @@ const COMMANDS: Record<string, Handler> = {
     const partner = await createPartner(services, {
       email: required(values, 'email'),
       passwordHash: sha256Hex(required(values, 'password')),
-      pinHash: sha256Hex(required(values, 'pin')),
+      pinHash: sha256Hex(sixDigitPin(values)),
       name: required(values, 'name'),
       phone: required(values, 'phone'),
       serviceName: required(values, 'service-name'),
@@ -128,7 +132,7 @@ const COMMANDS: Record<string, Handler> = {
     const mintLimit = values['mint-limit'];
     const approved = await approvePartner(services, {
       email: required(values, 'email'),
-      ...(mintLimit !== undefined ? { mintLimit: wholeNumber(mintLimit, 'mint-limit') } : {}),
+      ...(mintLimit !== undefined ? { mintLimit: wholeNumber(mintLimit, 'mint-limit', MAX_MINT_LIMIT) } : {}),
     });
     return {
       email: approved.partner.email,
@@ -148,7 +152,7 @@ const COMMANDS: Record<string, Handler> = {
       phone: required(values, 'phone'),
       email: required(values, 'email'),
       passwordHash: sha256Hex(required(values, 'password')),
-      pinHash: sha256Hex(required(values, 'pin')),
+      pinHash: sha256Hex(sixDigitPin(values)),
       birth: required(values, 'birth'),
     });
     return { email: user.email, main_address: user.main_address, evm_address: user.main_address };
@@ -176,23 +180,21 @@ function overridesFrom(values: Values): ConfigOverrides {
   return overrides;
 }
 
-function required(values: Values, name: keyof Values): string {
-  const value = values[name];
-  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`missing --${name}`);
-  return value;
-}
-
-function wholeNumber(value: string, name: string): number {
-  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number`);
-  return Number(value);
-}
-
 function print(result: Record<string, unknown>, json: boolean): void {
   if (json) {
     console.log(JSON.stringify(result));
     return;
   }
   for (const [key, value] of Object.entries(result)) console.log(`${key}: ${String(value)}`);
+}
+
+/**
+ * What went wrong, on one line: a library's error (viem's carry a short message beside a long
+ * report) reduced to its first line, so the CLI never prints a stack of details for one mistake.
+ */
+function oneLine(error: unknown): string {
+  const { shortMessage, message } = error as { shortMessage?: string; message?: string };
+  return (shortMessage ?? message ?? String(error)).split('\n', 1)[0]!.trim();
 }
 
 function fail(message: string): number {

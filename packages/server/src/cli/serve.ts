@@ -1,23 +1,35 @@
 import { pino } from 'pino';
-import type { Config } from '../config/config.ts';
-import { buildApp } from '../app.ts';
-import { openServices } from '../services.ts';
+import { withPort, type Config } from '../config/config.ts';
+import { buildApp, type App } from '../app.ts';
+import { openServices, type Services } from '../services.ts';
+import { freePort } from '../chain/managed-node.ts';
+import { claimDataDir } from './service-record.ts';
 
-/** `wallet-service serve`: opens everything, listens, and shuts down cleanly on SIGINT/SIGTERM. */
-export async function serve(config: Readonly<Config>): Promise<number> {
+/**
+ * `wallet-service serve`: opens everything, listens, and shuts down cleanly on SIGINT/SIGTERM.
+ * A failure at any step of the start stops what had started (nodes included) and is thrown, so the
+ * process exits non-zero with the reason.
+ */
+export async function serve(configured: Readonly<Config>): Promise<number> {
+  // PORT=0: the port is chosen first, so the public URL written into card contracts is the real one.
+  const config = configured.port === 0 ? withPort(configured, await freePort(configured.host)) : configured;
   const log = pino({ level: config.logLevel });
-  const services = await openServices(config, { chainMode: 'own', runOutbox: true, log });
-  const app = await buildApp({ services, logger: log.child({ component: 'http' }) as never });
+  const claim = claimDataDir(config);
+  let services: Services | undefined;
+  let app: App | undefined;
   let closing: Promise<void> | undefined;
   const shutdown = (signal: string) => {
     closing ??= (async () => {
       log.info(`${signal}: stopping`);
-      await app.close();
-      await services.close();
+      await app?.close();
+      await services?.close();
+      claim.release();
     })();
     return closing;
   };
   try {
+    services = await openServices(config, { chainMode: 'own', runOutbox: true, log });
+    app = await buildApp({ services, logger: log.child({ component: 'http' }) as never });
     const address = await app.listen({ host: config.host, port: config.port });
     const chains = services.chains
       .all()

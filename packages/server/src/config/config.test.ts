@@ -63,3 +63,31 @@ test('invalid values are refused at start with every problem named', () => {
   assert.throws(() => loadConfig({ env: {}, overrides: { unknownSetting: 1 } as never }), ConfigError);
   assert.throws(() => loadConfig({ env: { WALLET_CONFIG: '/nonexistent/wallet.json' } }), /cannot read config file/);
 });
+
+test('a setting that reads as something else is refused, naming it, instead of being taken for another value', () => {
+  const directory = mkdtempSync(join(tmpdir(), 'wallet-config-'));
+  const refused = (options: Parameters<typeof loadConfig>[0]) => {
+    try {
+      loadConfig(options);
+    } catch (error) {
+      assert.ok(error instanceof ConfigError, String(error));
+      return error.message;
+    }
+    assert.fail('the configuration was accepted');
+  };
+  // 2024 has no February 30: Date.parse would read it as March 1.
+  const february = join(directory, 'february.json');
+  writeFileSync(february, JSON.stringify({ partnerProgram: { endsAt: '2024-02-30T00:00:00Z' } }));
+  assert.match(refused({ file: february, env: {} }), /\/partnerProgram\/endsAt: not a date and time: 2024-02-30T00:00:00Z/);
+  assert.match(refused({ env: { WALLET_PARTNER_PROGRAM_ENDS_AT: '2025-04-31T10:00:00+09:00' } }), /partnerProgram\/endsAt/);
+  assert.match(refused({ env: { WALLET_PARTNER_PROGRAM_ENDS_AT: '2025-01-01T24:00:00Z' } }), /partnerProgram\/endsAt/);
+  assert.equal(loadConfig({ env: { WALLET_PARTNER_PROGRAM_ENDS_AT: '2024-02-29T23:59:59Z' } }).partnerProgram.endsAt, '2024-02-29T23:59:59Z');
+  // A file that is JSON but not an object of settings.
+  for (const [content, kind] of [['[1]', 'an array'], ['"port"', 'a string'], ['null', 'null'], ['3', 'a number']]) {
+    const file = join(directory, 'not-an-object.json');
+    writeFileSync(file, content!);
+    assert.equal(refused({ file, env: {} }), `config file ${file} must hold a JSON object of settings, not ${kind}`);
+  }
+  assert.match(refused({ env: { WALLET_TRUST_PROXY: '!!bad' } }), /\/trustProxy \(WALLET_TRUST_PROXY\): invalid IP address: !!bad/);
+  assert.equal(loadConfig({ env: { WALLET_TRUST_PROXY: 'loopback, 10.0.0.0/8' } }).trustProxy, 'loopback, 10.0.0.0/8');
+});

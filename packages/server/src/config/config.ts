@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import proxyAddr from '@fastify/proxy-addr';
 import { resolve } from 'node:path';
 import Type, { type Static } from 'typebox';
 import { Value } from 'typebox/value';
@@ -352,18 +353,46 @@ export function loadConfig(options: LoadConfigOptions = {}): Readonly<Config> {
   } catch {
     throw new ConfigError(`invalid configuration:\n  /timeZone: unknown time zone ${valid.timeZone}`);
   }
-  if (valid.partnerProgram.endsAt !== null && Number.isNaN(Date.parse(valid.partnerProgram.endsAt))) {
-    throw new ConfigError(`invalid configuration:\n  /partnerProgram/endsAt: not a date: ${valid.partnerProgram.endsAt}`);
+  if (typeof valid.trustProxy === 'string') {
+    // Compiled here as Fastify will compile it, so a bad value stops the start with its name.
+    try {
+      proxyAddr.compile(valid.trustProxy.split(',').map((entry) => entry.trim()));
+    } catch (error) {
+      throw new ConfigError(
+        `invalid configuration:\n  /trustProxy (WALLET_TRUST_PROXY): ${(error as Error).message}; give true, false, or addresses and CIDR ranges separated by commas (loopback, 10.0.0.0/8)`,
+      );
+    }
+  }
+  if (valid.partnerProgram.endsAt !== null && !isCalendarTime(valid.partnerProgram.endsAt)) {
+    throw new ConfigError(`invalid configuration:\n  /partnerProgram/endsAt: not a date and time: ${valid.partnerProgram.endsAt}`);
   }
   return deepFreeze(valid);
 }
 
+/**
+ * Whether an ISO 8601 date-time names a real moment: Date.parse rolls 2024-02-30 over to March 1
+ * and 24:00 to the next day, so each field is checked against the calendar.
+ */
+function isCalendarTime(text: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?/.exec(text);
+  if (!match || Number.isNaN(Date.parse(text))) return false;
+  const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0)) as number[];
+  const date = new Date(Date.UTC(year!, month! - 1, day!));
+  return date.getUTCMonth() === month! - 1 && date.getUTCDate() === day && hour! < 24 && minute! < 60 && second! < 60;
+}
+
 function readConfigFile(file: string): unknown {
+  let parsed: unknown;
   try {
-    return JSON.parse(readFileSync(file, 'utf8'));
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
     throw new ConfigError(`cannot read config file ${file}: ${(error as Error).message}`);
   }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    const kind = parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : `a ${typeof parsed}`;
+    throw new ConfigError(`config file ${file} must hold a JSON object of settings, not ${kind}`);
+  }
+  return parsed;
 }
 
 function fromEnv(env: NodeJS.ProcessEnv): ConfigOverrides {
@@ -419,8 +448,32 @@ function toNumber(value: string, name: string): number {
 function withDerivedPublicUrl(config: Config, file: string | undefined, env: NodeJS.ProcessEnv, overrides?: ConfigOverrides): Config {
   const explicit = Boolean(env.WALLET_PUBLIC_URL || overrides?.publicUrl || (file && hasPublicUrl(file)));
   if (explicit) return config;
-  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  return { ...config, publicUrl: `http://${host.includes(':') ? `[${host}]` : host}:${config.port}` };
+  return { ...config, publicUrl: derivedPublicUrl(config) };
+}
+
+/** The public URL a service listening on `host` and `port` has when none is configured. */
+function derivedPublicUrl({ host, port }: Pick<Config, 'host' | 'port'>): string {
+  const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+}
+
+/** Whether publicUrl was derived from host and port rather than configured. */
+export function hasDerivedPublicUrl(config: Readonly<Config>): boolean {
+  return config.publicUrl === derivedPublicUrl(config);
+}
+
+/**
+ * The config once the service knows its port (PORT=0 picks a free one): publicUrl follows the
+ * real port unless it was configured.
+ */
+export function withPort(config: Readonly<Config>, port: number): Readonly<Config> {
+  const publicUrl = hasDerivedPublicUrl(config) ? derivedPublicUrl({ host: config.host, port }) : config.publicUrl;
+  return deepFreeze({ ...structuredClone(config), port, publicUrl });
+}
+
+/** The config of a command attached to a running service: its public URL is the service's. */
+export function withPublicUrl(config: Readonly<Config>, publicUrl: string): Readonly<Config> {
+  return deepFreeze({ ...structuredClone(config), publicUrl });
 }
 
 function hasPublicUrl(file: string): boolean {

@@ -9,7 +9,8 @@ export async function faucet(
   services: Services,
   input: { to: string; amount: string; chain?: string; idempotencyKey?: string },
 ): Promise<OutboxTransaction> {
-  if (!isAddress(input.to, { strict: false })) throw new AppError(6403, { detail: `${input.to} is not an address` });
+  // Strict: a mixed-case address must match its checksum, or it may be a mistyped one.
+  if (!isAddress(input.to)) throw new AppError(6403, { detail: `${input.to} is not an address, or its mixed-case checksum is wrong` });
   if (!/^\d+(\.\d{1,18})?$/.test(input.amount) || /^0+(\.0+)?$/.test(input.amount)) {
     throw new AppError(6404, { detail: 'amount must be a positive decimal number of coins' });
   }
