@@ -342,15 +342,19 @@ type TiedChild = ChildProcess & {
  * Starts `command` under a small POSIX shell watchdog whose stdin is a pipe this process holds.
  * When this process dies, however it dies (kill -9 included), the pipe closes, the watchdog reads
  * end of file and sends the node SIGTERM, so the node dumps its state and exits instead of
- * outliving its service. SIGTERM and SIGINT sent to the watchdog are passed on; its exit status is
- * the node's. The watchdog prints the node's pid first.
+ * outliving its service. SIGTERM and SIGINT sent to the watchdog are passed on (one that arrives while
+ * the node is being started is passed on once it has started); its exit status is the node's. The
+ * watchdog prints the node's pid first.
  */
 const WATCHDOG = `
+node=
+stopping=
+trap 'stopping=1; [ -n "$node" ] && kill -TERM "$node" 2>/dev/null' TERM INT
 exec 3<&0
 "$@" </dev/null 3<&- &
 node=$!
 echo "$node"
-trap 'kill -TERM "$node" 2>/dev/null' TERM INT
+[ -n "$stopping" ] && kill -TERM "$node" 2>/dev/null
 ( while read -r _; do :; done <&3; kill -TERM "$node" 2>/dev/null ) &
 watcher=$!
 exec 3<&-
@@ -368,7 +372,9 @@ function spawnTiedToThisProcess(command: string, args: string[]): TiedChild {
     child.killHard = () => child.kill('SIGKILL');
     return child;
   }
-  const child = spawn('/bin/sh', ['-c', WATCHDOG, 'watchdog', command, ...args], { stdio: ['pipe', 'pipe', 'pipe'] }) as TiedChild;
+  // A process group of its own: Ctrl-C in a terminal reaches the service only, which stops the node
+  // in order, and a hard kill reaches the watchdog, its watcher and the node at once.
+  const child = spawn('/bin/sh', ['-c', WATCHDOG, 'watchdog', command, ...args], { stdio: ['pipe', 'pipe', 'pipe'], detached: true }) as TiedChild;
   let known: number | undefined;
   child.nodePid = new Promise<number>((resolve, reject) => {
     let output = '';
@@ -381,14 +387,11 @@ function spawnTiedToThisProcess(command: string, args: string[]): TiedChild {
   });
   child.nodePid.catch(() => {});
   child.killHard = () => {
-    if (known !== undefined) {
-      try {
-        process.kill(known, 'SIGKILL');
-      } catch {
-        // already gone
-      }
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
     }
-    child.kill('SIGKILL');
   };
   return child;
 }
