@@ -14,6 +14,7 @@ import { exampleRoutes } from './examples/routes.ts';
 import { cardMetadataRoutes } from './cards/metadata/routes.ts';
 import { answerClientError } from './http/client-errors.ts';
 import { discardUnreadBody, isBodyRead, lingerOnClose, REFUSED_BODY_DISCARD } from './http/unread-body.ts';
+import { Errors } from './errors/codes.ts';
 
 export interface BuildAppOptions {
   services: Services;
@@ -45,7 +46,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     // 400 body too, saying what was wrong without echoing the (possibly huge) path.
     frameworkErrors: (error, _request, reply: FastifyReply) => {
       const detail = ROUTER_REFUSALS[error.code] ?? 'the request could not be routed';
-      return reply.status(400).send(refusedRequestBody(new AppError(400, { detail })));
+      return reply.status(400).send(refusedRequestBody(new AppError(Errors.BadRequest, { detail })));
     },
     // Refused by Node's HTTP parser, before any of the above: the same 400 body.
     clientErrorHandler: answerClientError,
@@ -67,10 +68,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // with their own codes.)
   app.addHook('preHandler', async (request) => {
     const infinite = infiniteParameter({ params: request.params, querystring: request.query });
-    if (infinite) throw new AppError(400, { detail: `${infinite} must be a finite number` });
+    if (infinite) throw new AppError(Errors.BadRequest, { detail: `${infinite} must be a finite number` });
     // PostgreSQL cannot store a NUL character in text; refused on every store, so both answer alike.
     const nul = nulCharacterAt({ params: request.params, querystring: request.query, body: request.body });
-    if (nul) throw new AppError(400, { detail: `${nul} must not contain a NUL character` });
+    if (nul) throw new AppError(Errors.BadRequest, { detail: `${nul} must not contain a NUL character` });
   });
   // A refusal decided before the body all arrived waits for the rest (read and dropped, up to a
   // bound) so that the client, still sending, can read it: see http/unread-body.ts.

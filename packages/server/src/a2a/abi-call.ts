@@ -1,5 +1,6 @@
 import { encodeFunctionData, isAddress, isHex, type AbiFunction, type AbiParameter, type Hex } from 'viem';
 import { AppError } from '../errors/app-error.ts';
+import { Errors } from '../errors/codes.ts';
 
 /** A function ABI that passed validation, with any error items given beside it. */
 export interface ParsedAbi {
@@ -24,15 +25,15 @@ export function parseFunctionAbi(raw: unknown): ParsedAbi {
     try {
       value = JSON.parse(value);
     } catch {
-      throw new AppError(6407, { detail: 'abi is not valid JSON' });
+      throw new AppError(Errors.InvalidAbi, { detail: 'abi is not valid JSON' });
     }
   }
   const items = Array.isArray(value) ? value : [value];
   const functions = items.filter((item) => isObject(item) && (item.type === 'function' || item.type === undefined));
-  if (functions.length !== 1) throw new AppError(6407, { detail: 'abi must hold exactly one function item' });
+  if (functions.length !== 1) throw new AppError(Errors.InvalidAbi, { detail: 'abi must hold exactly one function item' });
   const fn = functions[0] as Record<string, unknown>;
-  if (typeof fn.name !== 'string' || !IDENTIFIER.test(fn.name)) throw new AppError(6407, { detail: 'the function has no valid name' });
-  if (fn.inputs !== undefined && !Array.isArray(fn.inputs)) throw new AppError(6407, { detail: 'inputs must be an array' });
+  if (typeof fn.name !== 'string' || !IDENTIFIER.test(fn.name)) throw new AppError(Errors.InvalidAbi, { detail: 'the function has no valid name' });
+  if (fn.inputs !== undefined && !Array.isArray(fn.inputs)) throw new AppError(Errors.InvalidAbi, { detail: 'inputs must be an array' });
   const inputs = (fn.inputs ?? []) as unknown[];
   inputs.forEach((input, index) => checkParameter(input, `input ${index}`));
   const outputs = Array.isArray(fn.outputs) ? fn.outputs : [];
@@ -58,21 +59,21 @@ export function parseFunctionAbi(raw: unknown): ParsedAbi {
 export const MAX_ABI_NESTING = 16;
 
 function checkParameter(parameter: unknown, where: string, nesting = 0): void {
-  if (!isObject(parameter) || typeof parameter.type !== 'string') throw new AppError(6407, { detail: `${where} has no type` });
-  if (parameter.name !== undefined && typeof parameter.name !== 'string') throw new AppError(6407, { detail: `${where} has an invalid name` });
+  if (!isObject(parameter) || typeof parameter.type !== 'string') throw new AppError(Errors.InvalidAbi, { detail: `${where} has no type` });
+  if (parameter.name !== undefined && typeof parameter.name !== 'string') throw new AppError(Errors.InvalidAbi, { detail: `${where} has an invalid name` });
   // Counted before the type is taken apart: splitting thousands of suffixes one by one is slow too.
   const dimensions = parameter.type.split('[').length - 1;
   const base = dimensions + nesting > MAX_ABI_NESTING ? undefined : baseType(parameter.type);
   const depth = nesting + dimensions + (base === 'tuple' ? 1 : 0);
   if (base === undefined || depth > MAX_ABI_NESTING) {
-    throw new AppError(6407, { detail: `${where} nests arrays and tuples more than ${MAX_ABI_NESTING} levels deep` });
+    throw new AppError(Errors.InvalidAbi, { detail: `${where} nests arrays and tuples more than ${MAX_ABI_NESTING} levels deep` });
   }
   if (base === 'tuple') {
-    if (!Array.isArray(parameter.components)) throw new AppError(6407, { detail: `${where} is a tuple without components` });
+    if (!Array.isArray(parameter.components)) throw new AppError(Errors.InvalidAbi, { detail: `${where} is a tuple without components` });
     parameter.components.forEach((component, index) => checkParameter(component, `${where}.${index}`, depth));
     return;
   }
-  if (!isElementaryType(base)) throw new AppError(6407, { detail: `${where} has unsupported type ${parameter.type}` });
+  if (!isElementaryType(base)) throw new AppError(Errors.InvalidAbi, { detail: `${where} has unsupported type ${parameter.type}` });
 }
 
 /** The type without its array suffixes: `uint8[2][]` → `uint8`. */
@@ -104,12 +105,12 @@ export function coerceParams(fn: AbiFunction, raw: unknown): unknown[] {
     try {
       params = JSON.parse(params);
     } catch {
-      throw new AppError(6408, { detail: 'params is not valid JSON' });
+      throw new AppError(Errors.InvalidParams, { detail: 'params is not valid JSON' });
     }
   }
-  if (!Array.isArray(params)) throw new AppError(6408, { detail: 'params must be an array' });
+  if (!Array.isArray(params)) throw new AppError(Errors.InvalidParams, { detail: 'params must be an array' });
   if (params.length !== fn.inputs.length) {
-    throw new AppError(6408, { detail: `${fn.name} takes ${fn.inputs.length} arguments; ${params.length} were given` });
+    throw new AppError(Errors.InvalidParams, { detail: `${fn.name} takes ${fn.inputs.length} arguments; ${params.length} were given` });
   }
   return fn.inputs.map((input, index) => coerceValue(input, params[index], input.name || `#${index}`));
 }
@@ -119,7 +120,7 @@ export function encodeCall(fn: AbiFunction, args: unknown[]): Hex {
   try {
     return encodeFunctionData({ abi: [fn], functionName: fn.name, args } as never);
   } catch (error) {
-    throw new AppError(6408, { detail: (error as { shortMessage?: string }).shortMessage ?? (error as Error).message });
+    throw new AppError(Errors.InvalidParams, { detail: (error as { shortMessage?: string }).shortMessage ?? (error as Error).message });
   }
 }
 
@@ -138,7 +139,7 @@ function describeParameter(parameter: AbiParameter): string {
 function coerceValue(parameter: AbiParameter, value: unknown, path: string): unknown {
   const type = parameter.type;
   const mismatch = (expected: string) =>
-    new AppError(6408, { detail: `argument ${path} (${type}): expected ${expected}, got ${show(value)}` });
+    new AppError(Errors.InvalidParams, { detail: `argument ${path} (${type}): expected ${expected}, got ${show(value)}` });
 
   const array = ARRAY_SUFFIX.exec(type);
   if (array) {
@@ -158,10 +159,10 @@ function coerceValue(parameter: AbiParameter, value: unknown, path: string): unk
     const named = components.every((component) => component.name);
     if (!named) throw mismatch(`an array of ${components.length} values`);
     const extra = Object.keys(value).filter((key) => !components.some((component) => component.name === key));
-    if (extra.length) throw new AppError(6408, { detail: `argument ${path}.${extra[0]}: not a component of ${path}` });
+    if (extra.length) throw new AppError(Errors.InvalidParams, { detail: `argument ${path}.${extra[0]}: not a component of ${path}` });
     const result: Record<string, unknown> = {};
     for (const component of components) {
-      if (!(component.name! in value)) throw new AppError(6408, { detail: `argument ${path}.${component.name} (${component.type}): missing` });
+      if (!(component.name! in value)) throw new AppError(Errors.InvalidParams, { detail: `argument ${path}.${component.name} (${component.type}): missing` });
       result[component.name!] = coerceValue(component, value[component.name!], `${path}.${component.name}`);
     }
     return result;
@@ -199,11 +200,11 @@ function coerceValue(parameter: AbiParameter, value: unknown, path: string): unk
     const min = signed ? -(2n ** BigInt(bits - 1)) : 0n;
     const max = signed ? 2n ** BigInt(bits - 1) - 1n : 2n ** BigInt(bits) - 1n;
     if (parsed < min || parsed > max) {
-      throw new AppError(6408, { detail: `argument ${path} (${type}): ${parsed} is out of range ${min} to ${max}` });
+      throw new AppError(Errors.InvalidParams, { detail: `argument ${path} (${type}): ${parsed} is out of range ${min} to ${max}` });
     }
     return parsed;
   }
-  throw new AppError(6407, { detail: `unsupported type ${type}` });
+  throw new AppError(Errors.InvalidAbi, { detail: `unsupported type ${type}` });
 }
 
 function parseInteger(value: unknown): bigint | undefined {

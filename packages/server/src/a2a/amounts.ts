@@ -1,5 +1,6 @@
 import { maxUint256 } from 'viem';
 import { AppError } from '../errors/app-error.ts';
+import { Errors } from '../errors/codes.ts';
 
 /** Digits a uint256 has at most, with room for as many decimals as a token may declare (uint8). */
 const MAX_AMOUNT_LENGTH = 78 + 1 + 255;
@@ -12,20 +13,20 @@ const MAX_AMOUNT_LENGTH = 78 + 1 + 255;
  * @example parseAmount('1.5', 18) // 1_500_000_000_000_000_000n
  */
 export function parseAmount(value: unknown, decimals: number, field = 'amount'): bigint {
-  if (typeof value !== 'string') throw new AppError(6404, { detail: `${field} must be a decimal string` });
+  if (typeof value !== 'string') throw new AppError(Errors.InvalidAmount, { detail: `${field} must be a decimal string` });
   const text = value.trim();
-  if (text.length > MAX_AMOUNT_LENGTH) throw new AppError(6404, { detail: `${field} is too large for a transfer` });
-  if (/^-/.test(text)) throw new AppError(6404, { detail: `${field} must not be negative` });
+  if (text.length > MAX_AMOUNT_LENGTH) throw new AppError(Errors.InvalidAmount, { detail: `${field} is too large for a transfer` });
+  if (/^-/.test(text)) throw new AppError(Errors.InvalidAmount, { detail: `${field} must not be negative` });
   const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
-  if (!match) throw new AppError(6404, { detail: `${field} "${value}" is not a decimal number` });
+  if (!match) throw new AppError(Errors.InvalidAmount, { detail: `${field} "${value}" is not a decimal number` });
   const whole = match[1]!;
   const fraction = match[2] ?? '';
   if (fraction.length > decimals) {
-    throw new AppError(6404, { detail: `${field} has ${fraction.length} decimals; at most ${decimals} are allowed` });
+    throw new AppError(Errors.InvalidAmount, { detail: `${field} has ${fraction.length} decimals; at most ${decimals} are allowed` });
   }
   const units = BigInt(whole) * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, '0') || '0');
-  if (units === 0n) throw new AppError(6404, { detail: `${field} must be greater than zero` });
-  if (units > maxUint256) throw new AppError(6404, { detail: `${field} is too large for a transfer (more than 2^256 - 1 smallest units)` });
+  if (units === 0n) throw new AppError(Errors.InvalidAmount, { detail: `${field} must be greater than zero` });
+  if (units > maxUint256) throw new AppError(Errors.InvalidAmount, { detail: `${field} is too large for a transfer (more than 2^256 - 1 smallest units)` });
   return units;
 }
 

@@ -19,6 +19,7 @@ import { presentRequest, type ResultAnswer, type StoredOutcome } from './result.
 import { ciHashFor } from './service-keys.ts';
 import { gasLimitOf, simulateCall } from './simulation.ts';
 import { assertTokenBalance, erc721Abi } from './token-contracts.ts';
+import { Errors } from '../errors/codes.ts';
 
 /** Told when a request changed state in this process, so long-polls answer at once. */
 export interface RequestChangeListener {
@@ -75,7 +76,7 @@ export async function approveRequest(
   // Policy: only an active member may approve (6501); the request ends in error so the BApp learns it.
   if (member.status !== USER_STATUS.active) {
     if (!(await claimExecution(db, row.request_key, executionId, member.id, epochSeconds()))) throw await stateError(services, row.request_key);
-    await finishWithError(services, row, executionId, new AppError(6501, { detail: `the member's status is ${member.status}` }));
+    await finishWithError(services, row, executionId, new AppError(Errors.InvalidUserStatus, { detail: `the member's status is ${member.status}` }));
     listener?.requestChanged(row.request_key);
     return presentRequest(services, (await findRequest(db, row.request_key))!);
   }
@@ -123,7 +124,7 @@ async function execute(
 ): Promise<StoredOutcome> {
   const memberAddress = key.address.toLowerCase() as Address;
   if (action.type !== 'auth' && action.from && action.from !== memberAddress) {
-    throw new AppError(6411, { detail: `the request is from ${action.from}; the member's address is ${memberAddress}` });
+    throw new AppError(Errors.InvalidFrom, { detail: `the request is from ${action.from}; the member's address is ${memberAddress}` });
   }
   const transaction = isTransactionAction(action) ? action : undefined;
   await assertNotBlacklisted(services.store.db, [
@@ -243,8 +244,8 @@ async function finishWithError(services: Services, row: A2aRequestRow, execution
 /** A request that is still open: 6000 unknown, 6001 expired, 6011 finished. */
 async function loadOpenRequest(services: Services, requestKeyInput: string, now: number): Promise<A2aRequestRow> {
   const row = await findLiveRequest(services, requestKeyInput, now);
-  if (row.status !== 'prepared' && row.status !== 'requested') throw new AppError(6011, { detail: `the request is ${row.status}` });
-  if (row.execution_id) throw new AppError(6011, { detail: 'the request is being executed' });
+  if (row.status !== 'prepared' && row.status !== 'requested') throw new AppError(Errors.InvalidRequestStatus, { detail: `the request is ${row.status}` });
+  if (row.execution_id) throw new AppError(Errors.InvalidRequestStatus, { detail: 'the request is being executed' });
   return row;
 }
 
@@ -252,15 +253,15 @@ async function loadOpenRequest(services: Services, requestKeyInput: string, now:
 async function findLiveRequest(services: Services, requestKeyInput: string, now: number): Promise<A2aRequestRow> {
   const requestKey = normalizeRequestKey(requestKeyInput);
   const row = requestKey ? await findRequest(services.store.db, requestKey) : undefined;
-  if (!row) throw new AppError(6000);
+  if (!row) throw new AppError(Errors.RequestKeyUnknown);
   const open = row.status === 'prepared' || row.status === 'requested';
   const retention = services.config.a2a.resultRetentionSeconds;
   const expiry = expiresAt(row);
   if (open && now >= expiry) {
-    if (now > expiry + retention) throw new AppError(6000);
-    throw new RequestKeyError(6001, row.request_key, Number(row.expiration_time));
+    if (now > expiry + retention) throw new AppError(Errors.RequestKeyUnknown);
+    throw new RequestKeyError(Errors.RequestKeyExpired, row.request_key, Number(row.expiration_time));
   }
-  if (!open && row.finished_at !== null && now > Number(row.finished_at) + retention) throw new AppError(6000);
+  if (!open && row.finished_at !== null && now > Number(row.finished_at) + retention) throw new AppError(Errors.RequestKeyUnknown);
   return row;
 }
 
@@ -271,12 +272,12 @@ async function stateError(services: Services, requestKey: string): Promise<AppEr
   } catch (error) {
     return error as AppError;
   }
-  return new AppError(6011);
+  return new AppError(Errors.InvalidRequestStatus);
 }
 
 async function findMember(services: Services, userId: string): Promise<UserRow> {
   const member = await services.store.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
-  if (!member) throw new AppError(406);
+  if (!member) throw new AppError(Errors.UserNotFound);
   return member;
 }
 
@@ -287,6 +288,6 @@ export async function findMemberByEmail(services: Services, email: string): Prom
     .selectAll()
     .where('email', '=', email.trim().toLowerCase())
     .executeTakeFirst();
-  if (!member) throw new AppError(406);
+  if (!member) throw new AppError(Errors.UserNotFound);
   return member;
 }

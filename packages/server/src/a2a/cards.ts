@@ -3,6 +3,7 @@ import { AppError } from '../errors/app-error.ts';
 import type { Services } from '../services.ts';
 import type { CardOwnershipReader } from './card-ownership.ts';
 import { erc721Abi, hasCode } from './token-contracts.ts';
+import { Errors } from '../errors/codes.ts';
 
 export const CARDS_PAGE_SIZE = 100;
 
@@ -38,12 +39,12 @@ export async function queryCards(
   reader: CardOwnershipReader,
   input: { sca?: string | undefined; eoa?: string | undefined; cursor?: string | undefined; chain?: string | undefined },
 ): Promise<CardPage> {
-  if (!input.sca || !isAddress(input.sca, { strict: false })) throw new AppError(6405, { detail: 'sca must be a contract address' });
-  if (!input.eoa || !isAddress(input.eoa, { strict: false })) throw new AppError(400, { detail: 'eoa must be an address' });
+  if (!input.sca || !isAddress(input.sca, { strict: false })) throw new AppError(Errors.InvalidContract, { detail: 'sca must be a contract address' });
+  if (!input.eoa || !isAddress(input.eoa, { strict: false })) throw new AppError(Errors.BadRequest, { detail: 'eoa must be an address' });
   const afterCardId = input.cursor ? decodeCursor(input.cursor) : null;
   const chain = services.chains.get(input.chain || 'main');
   const contract = input.sca.toLowerCase() as Address;
-  if (!(await hasCode(chain, contract))) throw new AppError(6405, { detail: `${contract} has no contract code` });
+  if (!(await hasCode(chain, contract))) throw new AppError(Errors.InvalidContract, { detail: `${contract} has no contract code` });
 
   const { cards, hasMore } = await reader.listOwnedCards({
     chain,
@@ -90,6 +91,6 @@ export function encodeCursor(lastCardId: bigint): string {
 export function decodeCursor(cursor: string): bigint {
   const text = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
   const match = /^c1:(\d{1,78})$/.exec(text);
-  if (!match) throw new AppError(400, { detail: 'cursor is not a cursor of this query' });
+  if (!match) throw new AppError(Errors.BadRequest, { detail: 'cursor is not a cursor of this query' });
   return BigInt(match[1]!);
 }

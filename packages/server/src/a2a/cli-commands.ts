@@ -10,6 +10,7 @@ import { findRequest } from './request-store.ts';
 import { normalizeRequestKey } from './request-key.ts';
 import { presentRequest, readResult, type ResultAnswer } from './result.ts';
 import { createServiceKey } from './service-keys.ts';
+import { Errors } from '../errors/codes.ts';
 
 /** Options of the App2App operator commands, merged into the CLI's. */
 export const A2A_CLI_OPTIONS = {
@@ -107,7 +108,7 @@ function present(answer: ResultAnswer, json: boolean): Record<string, unknown> {
   const body = answer.body as { error?: { code: number; message: string } } & Record<string, unknown>;
   if (answer.httpStatus !== 200) {
     const error = body.error ?? (body as unknown as { code: number; err: string });
-    throw new AppError((error.code ?? 500) as never, { detail: 'message' in error ? error.message : undefined });
+    throw new AppError((error.code ?? Errors.InternalError) as never, { detail: 'message' in error ? error.message : undefined });
   }
   if (json) return body;
   const flat: Record<string, unknown> = {};

@@ -6,6 +6,7 @@ import { OutboxRefusal, type TransactionSigner } from '../outbox/outbox.ts';
 import type { Services } from '../services.ts';
 import { epochSeconds } from '../store/database.ts';
 import { isTransactionType, type RequestType } from './actions.ts';
+import { Errors } from '../errors/codes.ts';
 
 /**
  * Fee delegation on a plain EVM chain. The member's own account sends the transaction (it must be
@@ -114,15 +115,15 @@ export async function revokeFeeCredential(services: Services, id: string): Promi
  * or a credential of another chain), 6418 when the credential is unknown or revoked.
  */
 export async function resolveFeeCredential(services: Services, credential: unknown, type: RequestType, chain: string): Promise<string> {
-  if (!isTransactionType(type)) throw new AppError(6416, { detail: `${type} sends no transaction` });
-  if (typeof credential !== 'string' || credential === '') throw new AppError(6418, { detail: 'kas_authorization_key must be a string' });
+  if (!isTransactionType(type)) throw new AppError(Errors.FeeCredentialNotForRequest, { detail: `${type} sends no transaction` });
+  if (typeof credential !== 'string' || credential === '') throw new AppError(Errors.InvalidFeeCredential, { detail: 'kas_authorization_key must be a string' });
   const row = await services.store.db
     .selectFrom('a2a_fee_credentials')
     .select(['id', 'chain', 'revoked_at'])
     .where('lookup_hash', '=', lookupHash(credential))
     .executeTakeFirst();
-  if (!row || row.revoked_at !== null) throw new AppError(6418);
-  if (row.chain !== chain) throw new AppError(6416, { detail: `the credential is for chain ${row.chain}` });
+  if (!row || row.revoked_at !== null) throw new AppError(Errors.InvalidFeeCredential);
+  if (row.chain !== chain) throw new AppError(Errors.FeeCredentialNotForRequest, { detail: `the credential is for chain ${row.chain}` });
   return row.id;
 }
 
@@ -146,12 +147,12 @@ export async function advanceFee(
   input: { requestKey: string; credentialId: string; chain: ChainContext; member: Address; value: bigint; gas: bigint },
 ): Promise<bigint> {
   const payer = await feePayerOf(services, input.credentialId);
-  if (payer.revoked) throw new AppError(6418, { detail: 'the credential was revoked' });
+  if (payer.revoked) throw new AppError(Errors.InvalidFeeCredential, { detail: 'the credential was revoked' });
   const fees = await input.chain.client.estimateFeesPerGas();
   // The outbox signs with twice its fee estimate; three times ours leaves room for the base fee moving in between.
   const maxCost = input.value + input.gas * fees.maxFeePerGas * 3n;
   const balance = await input.chain.client.getBalance({ address: input.member, blockTag: 'pending' });
-  if (balance < input.value) throw new AppError(6412, { detail: 'the member cannot pay the value' });
+  if (balance < input.value) throw new AppError(Errors.InsufficientFunds, { detail: 'the member cannot pay the value' });
   const missing = maxCost > balance ? maxCost - balance : 0n;
   if (missing === 0n) return 0n;
   await services.store.db
@@ -168,9 +169,9 @@ export async function advanceFee(
       value: missing,
     });
     const mined = await services.outbox.waitForFinal(advance.id);
-    if (mined.status !== 'mined' || mined.receiptStatus !== 'success') throw new AppError(6412, { detail: 'the fee payer advance failed' });
+    if (mined.status !== 'mined' || mined.receiptStatus !== 'success') throw new AppError(Errors.InsufficientFunds, { detail: 'the fee payer advance failed' });
   } catch (error) {
-    if (error instanceof OutboxRefusal) throw new AppError(6412, { detail: `the fee payer cannot pay: ${error.message}` });
+    if (error instanceof OutboxRefusal) throw new AppError(Errors.InsufficientFunds, { detail: `the fee payer cannot pay: ${error.message}` });
     throw error;
   }
   return missing;

@@ -5,6 +5,7 @@ import { AppError } from '../errors/app-error.ts';
 import { buildRequestLinks, qrPng, qrSvg } from './links.ts';
 import { RequestKeyError } from './request-error.ts';
 import { readResult } from './result.ts';
+import { Errors } from '../errors/codes.ts';
 
 const Region = Type.Optional(Type.Union([Type.Literal('default'), Type.Literal('global')], { description: 'global: the {a2a_url_global} links' }));
 
@@ -46,9 +47,9 @@ export const linksRoutes: FastifyPluginAsync = async (plugin) => {
   /** Links are only made for keys that exist (6000) and have not expired unfinished (6001). */
   async function liveKey(requestKey: string): Promise<string> {
     const answer = await readResult(app.services, requestKey);
-    if (answer.marker === null) throw new AppError(6000);
+    if (answer.marker === null) throw new AppError(Errors.RequestKeyUnknown);
     const body = answer.body as { request_key: string; expiration_time: number; error?: { code?: number } };
-    if (body.error?.code === 6001) throw new RequestKeyError(6001, body.request_key, body.expiration_time);
+    if (body.error?.code === Errors.RequestKeyExpired) throw new RequestKeyError(Errors.RequestKeyExpired, body.request_key, body.expiration_time);
     return body.request_key;
   }
 };

@@ -1,6 +1,7 @@
 import { concat, hashMessage, hashTypedData, hexToBytes, keccak256, stringToBytes, type Hex, type LocalAccount } from 'viem';
 import { AppError } from '../errors/app-error.ts';
 import type { Action, TypedDataInput } from './actions.ts';
+import { Errors } from '../errors/codes.ts';
 
 export interface MessageSignature {
   /** 65 bytes r | s | v, v being 27 or 28. */
@@ -57,7 +58,7 @@ export const TYPED_DATA_LIMITS = { types: 32, fieldsPerType: 64, typeNameLength:
 
 /** Refuses (6409) typed data past TYPED_DATA_LIMITS. Walks the values without recursion. */
 export function assertTypedDataWithinLimits(typed: { types: Record<string, unknown>; domain: unknown; message: unknown }): void {
-  const tooLarge = (what: string) => new AppError(6409, { detail: `the typed data is too large: ${what}` });
+  const tooLarge = (what: string) => new AppError(Errors.InvalidValue, { detail: `the typed data is too large: ${what}` });
   const typeNames = Object.keys(typed.types);
   if (typeNames.length > TYPED_DATA_LIMITS.types) throw tooLarge(`more than ${TYPED_DATA_LIMITS.types} types`);
   for (const name of typeNames) {

@@ -3,6 +3,7 @@ import { AppError } from '../errors/app-error.ts';
 import type { Db } from '../store/database.ts';
 import { epochSeconds } from '../store/database.ts';
 import { dayKey } from '../time.ts';
+import { Errors } from '../errors/codes.ts';
 
 /** An operator-blocked address: requests naming it (to, contract, from) or a member holding it answer 6500. */
 export interface BlacklistEntry {
@@ -12,7 +13,7 @@ export interface BlacklistEntry {
 }
 
 export async function addToBlacklist(db: Db, address: string, reason?: string): Promise<BlacklistEntry> {
-  if (!isAddress(address, { strict: false })) throw new AppError(400, { detail: `${address} is not an address` });
+  if (!isAddress(address, { strict: false })) throw new AppError(Errors.BadRequest, { detail: `${address} is not an address` });
   const entry = { address: address.toLowerCase(), reason: reason ?? null, created_at: epochSeconds() };
   await db
     .insertInto('a2a_blacklist')
@@ -36,7 +37,7 @@ export async function assertNotBlacklisted(db: Db, addresses: Array<Address | nu
   const wanted = [...new Set(addresses.filter((address): address is Address => Boolean(address)).map((address) => address.toLowerCase()))];
   if (wanted.length === 0) return;
   const hit = await db.selectFrom('a2a_blacklist').select('address').where('address', 'in', wanted).executeTakeFirst();
-  if (hit) throw new AppError(6500, { detail: `${hit.address} is on the blacklist` });
+  if (hit) throw new AppError(Errors.Blacklisted, { detail: `${hit.address} is on the blacklist` });
 }
 
 export interface DailyCounter {
@@ -69,7 +70,7 @@ export async function takeDailyAllowance(
     .where('day', '=', counter.day)
     .where('count', '<', input.limit)
     .executeTakeFirst();
-  if (taken.numUpdatedRows !== 1n) throw new AppError(6200, { detail: `at most ${input.limit} a day` });
+  if (taken.numUpdatedRows !== 1n) throw new AppError(Errors.ExecuteContractDailyLimit, { detail: `at most ${input.limit} a day` });
   return counter;
 }
 

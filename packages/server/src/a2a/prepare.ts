@@ -32,6 +32,7 @@ import {
   NATIVE_COIN_DECIMALS,
   tokenDecimals,
 } from './token-contracts.ts';
+import { Errors } from '../errors/codes.ts';
 
 /** The answer of a successful prepare. */
 export interface PreparedRequest {
@@ -119,27 +120,27 @@ export async function prepareRequest(services: Services, body: unknown, now = ne
 
 /** Every rule of B1 except the simulation, in the documented order. */
 export async function validatePrepare(services: Services, body: unknown): Promise<ValidatedPrepare> {
-  if (!isObject(body)) throw new AppError(400, { detail: 'the body must be a JSON object' });
+  if (!isObject(body)) throw new AppError(Errors.BadRequest, { detail: 'the body must be a JSON object' });
   const bapp = readBapp(body.bapp);
 
-  if (typeof body.type !== 'string' || body.type.trim() === '') throw new AppError(6010, { detail: 'type must be a non-empty string' });
+  if (typeof body.type !== 'string' || body.type.trim() === '') throw new AppError(Errors.InvalidRequestType, { detail: 'type must be a non-empty string' });
   const type = body.type.trim();
-  if (!isRequestType(type)) throw new AppError(6410, { detail: `unknown type ${type}` });
+  if (!isRequestType(type)) throw new AppError(Errors.UnknownRequestType, { detail: `unknown type ${type}` });
 
   // For auth the chain changes nothing: every address is returned together.
   const chain = type === 'auth' ? services.chains.get('main') : chainOf(services, body.chain);
 
   let action: Action;
   if (type === 'auth') {
-    if (present(body.transaction) || present(body.message)) throw new AppError(6402, { detail: 'auth takes no transaction or message' });
+    if (present(body.transaction) || present(body.message)) throw new AppError(Errors.InvalidTransaction, { detail: 'auth takes no transaction or message' });
     action = { type: 'auth' };
   } else if (isTransactionType(type)) {
-    if (present(body.message)) throw new AppError(6402, { detail: `${type} takes a transaction, not a message` });
-    if (!isObject(body.transaction)) throw new AppError(6402, { detail: 'transaction must be an object' });
+    if (present(body.message)) throw new AppError(Errors.InvalidTransaction, { detail: `${type} takes a transaction, not a message` });
+    if (!isObject(body.transaction)) throw new AppError(Errors.InvalidTransaction, { detail: 'transaction must be an object' });
     action = await readTransaction(chain, type, body.transaction);
   } else {
-    if (present(body.transaction)) throw new AppError(6402, { detail: `${type} takes a message, not a transaction` });
-    if (!isObject(body.message)) throw new AppError(6402, { detail: 'message must be an object' });
+    if (present(body.transaction)) throw new AppError(Errors.InvalidTransaction, { detail: `${type} takes a message, not a transaction` });
+    if (!isObject(body.message)) throw new AppError(Errors.InvalidTransaction, { detail: 'message must be an object' });
     action = readMessage(type, body.message);
   }
 
@@ -160,19 +161,19 @@ export async function validatePrepare(services: Services, body: unknown): Promis
   let serviceKeyId: string | null = null;
   if (type === 'auth' && present(bapp.serviceKey)) {
     serviceKeyId = typeof bapp.serviceKey === 'string' ? ((await findServiceKeyId(services.store.db, bapp.serviceKey)) ?? null) : null;
-    if (!serviceKeyId) throw new AppError(400, { detail: 'unknown service_key' });
+    if (!serviceKeyId) throw new AppError(Errors.BadRequest, { detail: 'unknown service_key' });
   }
 
   return { type, chain: chain.name, bapp: { name: bapp.name, callback: bapp.callback }, action, serviceKeyId, feeCredentialId };
 }
 
 function readBapp(value: unknown): BappInfo & { feeCredential: unknown; serviceKey: unknown } {
-  if (!isObject(value) || typeof value.name !== 'string' || value.name.trim() === '') throw new AppError(6401);
+  if (!isObject(value) || typeof value.name !== 'string' || value.name.trim() === '') throw new AppError(Errors.BappNameRequired);
   let callback: BappInfo['callback'] = null;
   if (present(value.callback)) {
     const given = value.callback;
     if (!isObject(given) || !optionalString(given.success) || !optionalString(given.fail)) {
-      throw new AppError(400, { detail: 'bapp.callback must be an object with string success and fail' });
+      throw new AppError(Errors.BadRequest, { detail: 'bapp.callback must be an object with string success and fail' });
     }
     callback = {
       ...(typeof given.success === 'string' && given.success ? { success: given.success } : {}),
@@ -184,7 +185,7 @@ function readBapp(value: unknown): BappInfo & { feeCredential: unknown; serviceK
 
 function chainOf(services: Services, value: unknown): ChainContext {
   if (value === undefined || value === null || value === '') return services.chains.get('main');
-  if (typeof value !== 'string') throw new AppError(6417, { detail: 'chain must be a string' });
+  if (typeof value !== 'string') throw new AppError(Errors.ChainNotSupported, { detail: 'chain must be a string' });
   return services.chains.get(value);
 }
 
@@ -192,21 +193,21 @@ async function readTransaction(chain: ChainContext, type: RequestType, tx: Recor
   switch (type) {
     case 'send_coin': {
       const from = readFrom(tx.from);
-      const to = readAddress(tx.to, 6403, 'to');
+      const to = readAddress(tx.to, Errors.InvalidTo, 'to');
       const units = parseAmount(tx.amount, NATIVE_COIN_DECIMALS);
       return { type, from, to, amount: (tx.amount as string).trim(), call: { to, data: '0x', value: units.toString() } };
     }
     case 'send_token': {
-      const contract = readAddress(tx.contract, 6405, 'contract');
+      const contract = readAddress(tx.contract, Errors.InvalidContract, 'contract');
       const from = readFrom(tx.from);
-      const to = readAddress(tx.to, 6403, 'to');
+      const to = readAddress(tx.to, Errors.InvalidTo, 'to');
       const native = contract === NATIVE_COIN_CONTRACT;
       let decimals = NATIVE_COIN_DECIMALS;
       if (!native) {
-        if (!(await hasCode(chain, contract))) throw new AppError(6405, { detail: `${contract} has no contract code` });
+        if (!(await hasCode(chain, contract))) throw new AppError(Errors.InvalidContract, { detail: `${contract} has no contract code` });
         const read = await tokenDecimals(chain, contract);
-        if (read === undefined) throw new AppError(6405, { detail: `${contract} does not answer decimals()` });
-        if (!Number.isInteger(read) || read < 0 || read > 255) throw new AppError(6405, { detail: `${contract} declares ${read} decimals` });
+        if (read === undefined) throw new AppError(Errors.InvalidContract, { detail: `${contract} does not answer decimals()` });
+        if (!Number.isInteger(read) || read < 0 || read > 255) throw new AppError(Errors.InvalidContract, { detail: `${contract} declares ${read} decimals` });
         decimals = read;
       }
       const units = parseAmount(tx.amount, decimals);
@@ -218,14 +219,14 @@ async function readTransaction(chain: ChainContext, type: RequestType, tx: Recor
       return { type, from, to, amount, contract, native, decimals, units: units.toString(), call };
     }
     case 'send_card': {
-      const contract = readAddress(tx.contract, 6405, 'contract');
+      const contract = readAddress(tx.contract, Errors.InvalidContract, 'contract');
       const from = readFrom(tx.from);
-      const to = readAddress(tx.to, 6403, 'to');
+      const to = readAddress(tx.to, Errors.InvalidTo, 'to');
       const cardId = readCardId(tx.card_id);
       if (!(await hasCode(chain, contract)) || !(await isErc721(chain, contract))) {
-        throw new AppError(6405, { detail: `${contract} is not an ERC-721 card contract` });
+        throw new AppError(Errors.InvalidContract, { detail: `${contract} is not an ERC-721 card contract` });
       }
-      if (!(await cardOwner(chain, contract, cardId))) throw new AppError(6406, { detail: `card ${cardId} does not exist` });
+      if (!(await cardOwner(chain, contract, cardId))) throw new AppError(Errors.InvalidCardId, { detail: `card ${cardId} does not exist` });
       // The member's address is only known at approval; `from` is a placeholder until then (see approval).
       const sender = from ?? NATIVE_COIN_CONTRACT;
       return {
@@ -238,14 +239,14 @@ async function readTransaction(chain: ChainContext, type: RequestType, tx: Recor
       };
     }
     case 'execute_contract': {
-      const to = readAddress(tx.to, 6403, 'to');
+      const to = readAddress(tx.to, Errors.InvalidTo, 'to');
       const from = readFrom(tx.from);
       const value = readWei(tx.value);
       const hasAbi = presentList(tx.abi);
       const hasEncoded = present(tx.encoded_function_call);
-      if (hasAbi && hasEncoded) throw new AppError(6402, { detail: 'give abi with params, or encoded_function_call, not both' });
-      if (!hasAbi && !hasEncoded) throw new AppError(6402, { detail: 'give abi with params, or encoded_function_call' });
-      if (!hasAbi && presentList(tx.params)) throw new AppError(6402, { detail: 'params need abi' });
+      if (hasAbi && hasEncoded) throw new AppError(Errors.InvalidTransaction, { detail: 'give abi with params, or encoded_function_call, not both' });
+      if (!hasAbi && !hasEncoded) throw new AppError(Errors.InvalidTransaction, { detail: 'give abi with params, or encoded_function_call' });
+      if (!hasAbi && presentList(tx.params)) throw new AppError(Errors.InvalidTransaction, { detail: 'params need abi' });
       let data: Hex;
       let fn: string | null = null;
       let params: unknown[] | null = null;
@@ -260,29 +261,29 @@ async function readTransaction(chain: ChainContext, type: RequestType, tx: Recor
       } else {
         const encoded = tx.encoded_function_call;
         if (typeof encoded !== 'string' || !isHex(encoded, { strict: true }) || encoded.length < 10 || encoded.length % 2 !== 0) {
-          throw new AppError(6402, { detail: 'encoded_function_call must be 0x-prefixed hex of at least 4 bytes' });
+          throw new AppError(Errors.InvalidTransaction, { detail: 'encoded_function_call must be 0x-prefixed hex of at least 4 bytes' });
         }
         data = encoded.toLowerCase() as Hex;
       }
-      if (!(await hasCode(chain, to))) throw new AppError(6403, { detail: `${to} is not a contract` });
+      if (!(await hasCode(chain, to))) throw new AppError(Errors.InvalidTo, { detail: `${to} is not a contract` });
       return { type, from, to, value: value.toString(), function: fn, params, abi, call: { to, data, value: value.toString() } };
     }
     default:
-      throw new AppError(6410);
+      throw new AppError(Errors.UnknownRequestType);
   }
 }
 
 function readMessage(type: RequestType, message: Record<string, unknown>): Action {
-  if (!isMessageType(type)) throw new AppError(6410);
+  if (!isMessageType(type)) throw new AppError(Errors.UnknownRequestType);
   const from = readFrom(message.from);
   if (type === 'sign_typedData_v4') return { type, from, typed_data: readTypedData(message.value) };
-  if (typeof message.value !== 'string') throw new AppError(6409, { detail: 'message.value must be a string' });
+  if (typeof message.value !== 'string') throw new AppError(Errors.InvalidValue, { detail: 'message.value must be a string' });
   if (message.is_hex_encoded !== undefined && message.is_hex_encoded !== null && typeof message.is_hex_encoded !== 'boolean') {
-    throw new AppError(6402, { detail: 'message.is_hex_encoded must be true or false' });
+    throw new AppError(Errors.InvalidTransaction, { detail: 'message.is_hex_encoded must be true or false' });
   }
   const hexEncoded = message.is_hex_encoded === true;
   if (hexEncoded && (!isHex(message.value, { strict: true }) || message.value.length % 2 !== 0)) {
-    throw new AppError(6409, { detail: 'with is_hex_encoded, value must be 0x-prefixed hex bytes' });
+    throw new AppError(Errors.InvalidValue, { detail: 'with is_hex_encoded, value must be 0x-prefixed hex bytes' });
   }
   return { type, from, value: message.value, is_hex_encoded: hexEncoded };
 }
@@ -293,11 +294,11 @@ function readTypedData(value: unknown): TypedDataInput {
     try {
       typed = JSON.parse(typed);
     } catch {
-      throw new AppError(6409, { detail: 'the typed data is not valid JSON' });
+      throw new AppError(Errors.InvalidValue, { detail: 'the typed data is not valid JSON' });
     }
   }
   if (!isObject(typed) || !isObject(typed.types) || typeof typed.primaryType !== 'string' || !isObject(typed.message)) {
-    throw new AppError(6409, { detail: 'typed data needs types, primaryType, domain and message' });
+    throw new AppError(Errors.InvalidValue, { detail: 'typed data needs types, primaryType, domain and message' });
   }
   const input: TypedDataInput = {
     types: typed.types as TypedDataInput['types'],
@@ -309,17 +310,17 @@ function readTypedData(value: unknown): TypedDataInput {
   try {
     hashTypedData(input as never);
   } catch (error) {
-    throw new AppError(6409, { detail: (error as { shortMessage?: string }).shortMessage ?? (error as Error).message });
+    throw new AppError(Errors.InvalidValue, { detail: (error as { shortMessage?: string }).shortMessage ?? (error as Error).message });
   }
   return input;
 }
 
 function readFrom(value: unknown): Address | null {
   if (!present(value)) return null;
-  return readAddress(value, 6411, 'from');
+  return readAddress(value, Errors.InvalidFrom, 'from');
 }
 
-function readAddress(value: unknown, code: 6403 | 6405 | 6411, field: string): Address {
+function readAddress(value: unknown, code: typeof Errors.InvalidTo | typeof Errors.InvalidContract | typeof Errors.InvalidFrom, field: string): Address {
   if (typeof value !== 'string' || !isAddress(value.trim(), { strict: true })) {
     throw new AppError(code, { detail: `${field} must be a 0x address${typeof value === 'string' ? ` (checksum-valid when mixed case)` : ''}` });
   }
@@ -328,9 +329,9 @@ function readAddress(value: unknown, code: 6403 | 6405 | 6411, field: string): A
 
 function readCardId(value: unknown): bigint {
   const text = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
-  if (typeof text !== 'string' || !/^\d+$/.test(text.trim())) throw new AppError(6406, { detail: 'card_id must be a whole number' });
+  if (typeof text !== 'string' || !/^\d+$/.test(text.trim())) throw new AppError(Errors.InvalidCardId, { detail: 'card_id must be a whole number' });
   const id = fitsUint256(text.trim());
-  if (id === undefined) throw new AppError(6406, { detail: 'card_id is out of range' });
+  if (id === undefined) throw new AppError(Errors.InvalidCardId, { detail: 'card_id is out of range' });
   return id;
 }
 
@@ -344,10 +345,10 @@ function fitsUint256(digits: string): bigint | undefined {
 function readWei(value: unknown): bigint {
   if (!present(value)) return 0n;
   if (typeof value !== 'string' || !/^\d+$/.test(value.trim())) {
-    throw new AppError(6409, { detail: 'value must be a whole number of the smallest unit, as a string' });
+    throw new AppError(Errors.InvalidValue, { detail: 'value must be a whole number of the smallest unit, as a string' });
   }
   const wei = fitsUint256(value.trim());
-  if (wei === undefined) throw new AppError(6409, { detail: 'value is out of range' });
+  if (wei === undefined) throw new AppError(Errors.InvalidValue, { detail: 'value is out of range' });
   return wei;
 }
 

@@ -1,5 +1,6 @@
 import { AppError, refusedRequestBody } from '../errors/app-error.ts';
 import { errorCodes, type ErrorCode } from '../errors/codes.ts';
+import { Errors } from '../errors/codes.ts';
 
 /** The body of a Family B request that has a key and is in error (expired, or failed when executed). */
 export interface KeyedErrorBody {
@@ -35,9 +36,9 @@ export class RequestKeyError extends AppError {
  * the message being the detail (the argument and mismatch, or the revert reason verbatim).
  */
 export function prepareErrorBody(error: AppError): Record<string, unknown> {
-  if (error.code === 400) return refusedRequestBody(error);
+  if (error.code === Errors.BadRequest) return refusedRequestBody(error);
   const body: Record<string, unknown> = error.toBody();
-  if (error.code === 6408 || error.code === 6414) {
+  if (error.code === Errors.InvalidParams || error.code === Errors.TransactionReverted) {
     body.error = { code: error.code, message: error.detail ?? errorCodes[error.code].message, err: errorCodes[error.code].message };
   }
   return body;

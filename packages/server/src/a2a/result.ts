@@ -6,6 +6,7 @@ import { isTransactionType, type RequestType } from './actions.ts';
 import { changeMarker, completeRequest, expiresAt, findRequest } from './request-store.ts';
 import { keyedErrorBody } from './request-error.ts';
 import { normalizeRequestKey } from './request-key.ts';
+import { Errors } from '../errors/codes.ts';
 
 /** What an approval stores as the outcome of a completed request. */
 export interface StoredOutcome {
@@ -64,7 +65,7 @@ export async function presentRequest(services: Services, row: A2aRequestRow, now
     const expiry = expiresAt(row);
     if (now >= expiry) {
       if (now > expiry + retention) return unknownKey();
-      const body = keyedErrorBody(row.request_key, base.expiration_time, 6001);
+      const body = keyedErrorBody(row.request_key, base.expiration_time, Errors.RequestKeyExpired);
       const readableUntil = expiry + retention;
       return { httpStatus: 400, body: { ...body }, terminal: true, presented: '400|error|6001', marker, expiresAt: null, readableUntil };
     }
@@ -78,7 +79,7 @@ export async function presentRequest(services: Services, row: A2aRequestRow, now
     case 'canceled':
       return { httpStatus: 200, body: { ...base, status: 'canceled' }, terminal: true, presented: '200|canceled', marker, expiresAt: null, readableUntil };
     case 'error': {
-      const code = row.error_code ?? 500;
+      const code = row.error_code ?? Errors.InternalError;
       const body = keyedErrorBody(row.request_key, base.expiration_time, code, row.error_message);
       return { httpStatus: 400, body: { ...body }, terminal: true, presented: `400|error|${code}`, marker, expiresAt: null, readableUntil };
     }
@@ -98,7 +99,7 @@ export async function presentRequest(services: Services, row: A2aRequestRow, now
 }
 
 function unknownKey(): ResultAnswer {
-  return { httpStatus: 400, body: new AppError(6000).toBody(), terminal: true, presented: '400|6000', marker: null, expiresAt: null, readableUntil: null };
+  return { httpStatus: 400, body: new AppError(Errors.RequestKeyUnknown).toBody(), terminal: true, presented: '400|6000', marker: null, expiresAt: null, readableUntil: null };
 }
 
 interface OutboxState {

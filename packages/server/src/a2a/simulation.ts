@@ -3,6 +3,7 @@ import type { ChainContext } from '../chain/chains.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { PreparedCall } from './actions.ts';
 import { isInsufficientFunds, revertReasonOf } from './revert-reason.ts';
+import { Errors } from '../errors/codes.ts';
 
 /** Headroom the outbox adds to an estimate; estimated_gas is the gas limit that would be used. */
 export function gasLimitOf(estimate: bigint): bigint {
@@ -25,17 +26,17 @@ export async function simulateCall(
   try {
     estimate = await chain.client.estimateGas({ account: from, to: call.to, data: call.data, value });
   } catch (error) {
-    if (isInsufficientFunds(error)) throw new AppError(6412, { detail: `${from} cannot pay the value of this transaction` });
+    if (isInsufficientFunds(error)) throw new AppError(Errors.InsufficientFunds, { detail: `${from} cannot pay the value of this transaction` });
     const reason = revertReasonOf(error, options.abi);
-    if (reason !== undefined) throw new AppError(6414, { detail: reason, cause: error });
+    if (reason !== undefined) throw new AppError(Errors.TransactionReverted, { detail: reason, cause: error });
     throw error;
   }
   const balance = await chain.client.getBalance({ address: from });
-  if (balance < value) throw new AppError(6412, { detail: `${from} holds ${balance} wei; the value is ${value} wei` });
+  if (balance < value) throw new AppError(Errors.InsufficientFunds, { detail: `${from} holds ${balance} wei; the value is ${value} wei` });
   if (!options.feeDelegated) {
     const fees = await chain.client.estimateFeesPerGas();
     const cost = value + gasLimitOf(estimate) * fees.maxFeePerGas;
-    if (balance < cost) throw new AppError(6412, { detail: `${from} holds ${balance} wei; value and fee may cost ${cost} wei` });
+    if (balance < cost) throw new AppError(Errors.InsufficientFunds, { detail: `${from} holds ${balance} wei; value and fee may cost ${cost} wei` });
   }
   return estimate;
 }

@@ -2,6 +2,7 @@ import { cardNftAbi } from '@wallet-service/contracts';
 import { parseAbi, zeroAddress, type Address } from 'viem';
 import type { ChainContext } from '../chain/chains.ts';
 import { AppError } from '../errors/app-error.ts';
+import { Errors } from '../errors/codes.ts';
 
 /** The all-zero token contract of send_token: the native coin, 18 decimals. */
 export const NATIVE_COIN_CONTRACT = zeroAddress;
@@ -60,7 +61,7 @@ export async function tokenDecimals(chain: ChainContext, contract: Address): Pro
  */
 export async function assertTokenBalance(chain: ChainContext, contract: Address, holder: Address, units: bigint): Promise<void> {
   const balance = await chain.client.readContract({ address: contract, abi: erc20Abi, functionName: 'balanceOf', args: [holder] });
-  if (balance < units) throw new AppError(6412, { detail: `${holder} holds ${balance} units; ${units} are needed` });
+  if (balance < units) throw new AppError(Errors.InsufficientFunds, { detail: `${holder} holds ${balance} units; ${units} are needed` });
 }
 
 /** Whether the contract reports ERC-721 through ERC-165. */

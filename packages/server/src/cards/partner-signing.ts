@@ -3,6 +3,7 @@ import { AppError } from '../errors/app-error.ts';
 import { OutboxRefusal, type OutboxTransaction, type TransactionSigner } from '../outbox/outbox.ts';
 import type { Services } from '../services.ts';
 import type { PartnerRow } from '../store/schema.ts';
+import { Errors } from '../errors/codes.ts';
 
 /** A partner's own card contract: its nft_id, chain and lower-case address. */
 export interface PartnerCardContract {
@@ -14,14 +15,14 @@ export interface PartnerCardContract {
 
 /** The card contract deployed for the partner at approval; 4005 while it has none. */
 export async function partnerCardContract(services: Services, partner: Pick<PartnerRow, 'id' | 'contract_address'>): Promise<PartnerCardContract> {
-  if (!partner.contract_address) throw new AppError(4005);
+  if (!partner.contract_address) throw new AppError(Errors.NoContractAddress);
   const row = await services.store.db
     .selectFrom('nft_contracts')
     .select(['id', 'chain', 'address', 'name'])
     .where('partner_id', '=', partner.id)
     .where('address', '=', partner.contract_address.toLowerCase())
     .executeTakeFirst();
-  if (!row?.address) throw new AppError(4005);
+  if (!row?.address) throw new AppError(Errors.NoContractAddress);
   return { nftId: Number(row.id), chain: row.chain, address: row.address as Address, name: row.name };
 }
 
@@ -30,7 +31,7 @@ export async function cardContractById(services: Services, nftId: number): Promi
   const row = Number.isSafeInteger(nftId)
     ? await services.store.db.selectFrom('nft_contracts').select(['id', 'chain', 'address', 'name']).where('id', '=', nftId).executeTakeFirst()
     : undefined;
-  if (!row?.address) throw new AppError(404, { detail: `no card contract with nft_id ${nftId}` });
+  if (!row?.address) throw new AppError(Errors.NotFound, { detail: `no card contract with nft_id ${nftId}` });
   return { nftId: Number(row.id), chain: row.chain, address: row.address as Address, name: row.name };
 }
 
@@ -38,7 +39,7 @@ export async function cardContractById(services: Services, nftId: number): Promi
 export async function assertOwnContract(services: Services, partner: PartnerRow, contractAddress: string): Promise<PartnerCardContract> {
   const contract = await partnerCardContract(services, partner);
   if (contractAddress.toLowerCase() !== contract.address) {
-    throw new AppError(400, { detail: 'contract_address is not the card contract of this partner' });
+    throw new AppError(Errors.BadRequest, { detail: 'contract_address is not the card contract of this partner' });
   }
   return contract;
 }
@@ -56,8 +57,8 @@ export async function unlockPartnerKey(services: Services, partner: Pick<Partner
 export function transactionRefusalError(error: unknown): unknown {
   if (!(error instanceof OutboxRefusal)) return error;
   return error.reason === 'insufficient_funds'
-    ? new AppError(4202, { cause: error })
-    : new AppError(400, { detail: `the transaction would revert: ${error.message}`, cause: error });
+    ? new AppError(Errors.InsufficientFeeFunds, { cause: error })
+    : new AppError(Errors.BadRequest, { detail: `the transaction would revert: ${error.message}`, cause: error });
 }
 
 /**
@@ -72,7 +73,7 @@ export async function waitUntilMined<T>(services: Services, wait: (timeoutMs: nu
     return await wait(timeoutMs);
   } catch (error) {
     if (error instanceof Error && /not mined within/.test(error.message)) {
-      throw new AppError(503, { detail: `the transaction was sent but not mined within ${timeoutMs} ms; A20 tells when it is`, cause: error });
+      throw new AppError(Errors.ServiceUnavailable, { detail: `the transaction was sent but not mined within ${timeoutMs} ms; A20 tells when it is`, cause: error });
     }
     throw error;
   }

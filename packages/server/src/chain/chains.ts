@@ -3,6 +3,7 @@ import { createPublicClient, defineChain, http, type Address, type Chain as Viem
 import { CHAIN_NAMES, type ChainName, type Config } from '../config/config.ts';
 import { AppError } from '../errors/app-error.ts';
 import { findRunningNode, ManagedNode, waitForRpc } from './managed-node.ts';
+import { Errors } from '../errors/codes.ts';
 
 /** One configured chain: how to reach it, and its node when the service manages it. */
 export interface ChainContext {
@@ -79,7 +80,7 @@ export class ChainRegistry {
   /** The chain called `name`; 6417 when it is not one of the configured chains. */
   get(name: string = 'main'): ChainContext {
     const chain = this.chains.get(name as ChainName);
-    if (!chain) throw new AppError(6417, { detail: `chain ${name} is not configured` });
+    if (!chain) throw new AppError(Errors.ChainNotSupported, { detail: `chain ${name} is not configured` });
     return chain;
   }
 

@@ -151,6 +151,72 @@ describe('wallet-service serve and operator CLI (child processes)', () => {
     assert.equal(approved.body.status, 'completed');
   });
 
+  test('account statuses set from the CLI reach their codes on the real routes, and every change is in the audit log', async () => {
+    const post = async (path: string, body: unknown) => {
+      const response = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    const json = (result: { code: number | null; stdout: string; stderr: string }) => {
+      assert.equal(result.code, 0, result.stderr);
+      return JSON.parse(result.stdout);
+    };
+    json(cli('partner', 'create', '--email', 'status@example.com', '--password', 'pw', '--pin', '123456', '--name', 'Status Ltd', '--phone', '+1 415 555 0150', '--service-name', 'Status Cards', '--json'));
+    assert.match(cli('partner', 'set-status', '--email', 'status@example.com', '--status', 'active').stderr, /never approved: run partner approve/);
+    json(cli('partner', 'approve', '--email', 'status@example.com', '--json'));
+    const partnerSignIn = () => post('/v2/partner/auth', { email: 'status@example.com', password: sha('pw') });
+    assert.equal((await partnerSignIn()).status, 200);
+    for (const [status, code] of [['suspended', 422], ['banned', 421], ['unsubscribed', 423]] as const) {
+      const changed = json(cli('partner', 'set-status', '--email', 'status@example.com', '--status', status, '--reason', 'review', '--json'));
+      assert.equal(changed.status, status);
+      const refused = await partnerSignIn();
+      assert.deepEqual([refused.status, refused.body.code], [401, code], status);
+    }
+    json(cli('partner', 'set-status', '--email', 'status@example.com', '--status', 'active', '--json'));
+    assert.equal((await partnerSignIn()).status, 200);
+    assert.match(cli('partner', 'set-status', '--email', 'status@example.com', '--status', 'gone').stderr, /--status must be one of active, banned, suspended, unsubscribed/);
+
+    assert.equal(json(cli('partner', 'set-mint-limit', '--email', 'status@example.com', '--mint-limit', '7', '--json')).mint_limit, 7);
+    const shown = json(cli('partner', 'show', '--phone', '+1 415 555 0150', '--json'));
+    assert.deepEqual([shown.email, shown.mint_limit, shown.status], ['status@example.com', 7, 'active']);
+    assert.equal(shown.password_hash, undefined, 'no secrets printed');
+    const byAddress = json(cli('partner', 'list', '--search', shown.main_address, '--json'));
+    assert.deepEqual(byAddress.partners.map((partner: { email: string }) => partner.email), ['status@example.com']);
+    json(cli('partner', 'create', '--email', 'status-2@example.com', '--password', 'pw', '--pin', '123456', '--name', 'Status Two', '--phone', '+1 415 555 0152', '--service-name', 'Two', '--json'));
+    const firstPage = json(cli('partner', 'list', '--search', 'status', '--limit', '1', '--json'));
+    const secondPage = json(cli('partner', 'list', '--search', 'status', '--limit', '1', '--cursor', firstPage.next_cursor, '--json'));
+    assert.deepEqual([...firstPage.partners, ...secondPage.partners].map((partner: { email: string }) => partner.email), ['status-2@example.com', 'status@example.com']);
+
+    json(cli('user', 'create', '--name', 'Status Member', '--phone', '+1 415 555 0151', '--email', 'member-status@example.com', '--password', 'pw', '--pin', '000111', '--birth', '1990-01-01', '--json'));
+    const memberSignIn = () => post('/v2/wallet-app/sessions', { email: 'member-status@example.com', password: sha('pw') });
+    assert.equal((await memberSignIn()).status, 200);
+    const prepared = await post('/v2/a2a/prepare', { bapp: { name: 'Status test' }, type: 'auth' });
+    for (const [status, code] of [['banned', 421], ['suspended', 422], ['unsubscribed', 423]] as const) {
+      json(cli('user', 'set-status', '--email', 'member-status@example.com', '--status', status, '--json'));
+      const refused = await memberSignIn();
+      assert.deepEqual([refused.status, refused.body.code], [401, code], status);
+    }
+    const approval = cli('a2a', 'approve', '--request-key', prepared.body.request_key as string, '--user', 'member-status@example.com', '--pin', '000111');
+    assert.deepEqual([approval.code, approval.stderr], [1, "wallet-service: error 6501: invalid user status: the member's status is 423"]);
+    json(cli('user', 'set-status', '--email', 'member-status@example.com', '--status', 'active', '--json'));
+    assert.equal((await memberSignIn()).status, 200);
+    assert.equal(json(cli('user', 'list', '--search', '5550151', '--json')).users[0].email, 'member-status@example.com');
+    assert.match(cli('user', 'show', '--email', 'a@example.com', '--phone', '+1 415 555 0151').stderr, /exactly one of --email, --phone, --address/);
+
+    const audit = json(cli('audit', 'list', '--limit', '3', '--json'));
+    assert.deepEqual(
+      audit.entries.map((entry: { action: string; target: string; before: unknown; after: unknown }) => [entry.action, entry.target, entry.before, entry.after]),
+      [
+        ['user set-status', 'member member-status@example.com', { status: 'unsubscribed' }, { status: 'active' }],
+        ['user set-status', 'member member-status@example.com', { status: 'suspended' }, { status: 'unsubscribed' }],
+        ['user set-status', 'member member-status@example.com', { status: 'banned' }, { status: 'suspended' }],
+      ],
+    );
+    assert.ok(audit.entries.every((entry: { actor: string; at: string }) => entry.actor.length > 0 && !Number.isNaN(Date.parse(entry.at))));
+    const older = json(cli('audit', 'list', '--limit', '100', '--cursor', audit.next_cursor, '--json'));
+    assert.ok(older.entries.some((entry: { action: string; after: { mint_limit?: number } }) => entry.action === 'partner set-mint-limit' && entry.after.mint_limit === 7));
+    assert.ok(older.entries.some((entry: { action: string; after: { reason?: string } }) => entry.action === 'partner set-status' && entry.after.reason === 'review'));
+  });
+
   test('the store holds no plaintext private key or mnemonic', async () => {
     const masterKey = await loadMasterKey({ dataDir, masterKeyHex: null });
     const store = await openStore({

@@ -11,6 +11,9 @@ import { faucet } from '../operator/faucet.ts';
 import { serve } from './serve.ts';
 import { required, sixDigitPin, UsageError, wholeNumber } from './options.ts';
 import { withRunningServiceUrl } from './service-record.ts';
+import { ACCOUNT_STATUS, findAccountOrFail, listAccounts, setAccountStatus, setMintLimit, statusName, type AccountSelector, type AccountStatusName } from '../accounts/commands.ts';
+import { listOperatorActions, operatorName } from '../audit/store.ts';
+import type { PartnerRow, UserRow } from '../store/schema.ts';
 import { a2aCommands, A2A_CLI_OPTIONS, A2A_CLI_USAGE } from '../a2a/cli-commands.ts';
 
 const USAGE = `wallet-service: the wallet service and its operator commands
@@ -25,9 +28,20 @@ Commands:
   partner approve --email E [--mint-limit N]
                                           approve it: deploys its card contract (status 1)
   partner unlock --email E                allow PIN signing again after 5 wrong PINs
+  partner list [--search TEXT] [--limit N] [--cursor C]
+                                          partners by e-mail; TEXT matches e-mail, phone or address
+  partner show (--email E | --phone PH | --address A)
+  partner set-status (--email E | ...) --status active|suspended|banned|unsubscribed [--reason R]
+                                          A1 and every partner call answer 422, 421 or 423
+  partner set-mint-limit (--email E | ...) --mint-limit N
   user create --name N --phone PH --email E --password P --pin PIN --birth YYYY-MM-DD
                                           create a wallet member
   user unlock --email E                   let a member approve again after 5 wrong PINs
+  user list [--search TEXT] [--limit N] [--cursor C]
+  user show (--email E | --phone PH | --address A)
+  user set-status (--email E | ...) --status active|suspended|banned|unsubscribed [--reason R]
+                                          sign-in answers 422, 421 or 423; approvals 6501
+  audit list [--limit N] [--cursor C]     operator actions, newest first
   faucet --to ADDRESS --amount COIN [--chain main]
                                           send coins from the operator account
 ${A2A_CLI_USAGE}
@@ -59,6 +73,11 @@ const OPTIONS = {
   to: { type: 'string' },
   amount: { type: 'string' },
   chain: { type: 'string' },
+  status: { type: 'string' },
+  search: { type: 'string' },
+  limit: { type: 'string' },
+  cursor: { type: 'string' },
+  address: { type: 'string' },
   ...A2A_CLI_OPTIONS,
 } satisfies ParseArgsConfig['options'];
 
@@ -169,8 +188,67 @@ const COMMANDS: Record<string, Handler> = {
     });
     return { tx_hash: transaction.txHash, status: transaction.receiptStatus ?? transaction.status, chain: transaction.chain };
   },
+  'partner list': async (services, values) => listed(services, 'partner', values),
+  'partner show': async (services, values) => presentAccount('partner', await findAccountOrFail(accountDeps(services), 'partner', selector(values))),
+  'partner set-status': async (services, values) =>
+    presentAccount('partner', await setAccountStatus(accountDeps(services), 'partner', statusChange(values))),
+  'partner set-mint-limit': async (services, values) =>
+    presentAccount(
+      'partner',
+      await setMintLimit(accountDeps(services), {
+        by: selector(values),
+        mintLimit: wholeNumber(required(values, 'mint-limit'), 'mint-limit', MAX_MINT_LIMIT),
+        actor: operatorName(),
+      }),
+    ),
+  'user list': async (services, values) => listed(services, 'member', values),
+  'user show': async (services, values) => presentAccount('member', await findAccountOrFail(accountDeps(services), 'member', selector(values))),
+  'user set-status': async (services, values) => presentAccount('member', await setAccountStatus(accountDeps(services), 'member', statusChange(values))),
+  'audit list': async (services, values) => {
+    const page = await listOperatorActions(services.store.db, { limit: pageLimit(values), ...(values.cursor ? { cursor: values.cursor } : {}) });
+    return { entries: page.entries, next_cursor: page.nextCursor };
+  },
   ...a2aCommands,
 };
+
+const accountDeps = (services: Services) => ({ db: services.store.db, phoneDefaultCountry: services.config.phoneDefaultCountry });
+
+/** The account an option names: exactly one of --email, --phone, --address. */
+function selector(values: Values): AccountSelector {
+  const given = (['email', 'phone', 'address'] as const).filter((name) => typeof values[name] === 'string' && values[name].trim() !== '');
+  if (given.length !== 1) throw new UsageError('name the account with exactly one of --email, --phone, --address');
+  return { [given[0]!]: values[given[0]!] };
+}
+
+function statusChange(values: Values) {
+  const status = required(values, 'status');
+  if (!(status in ACCOUNT_STATUS)) throw new UsageError(`--status must be one of ${Object.keys(ACCOUNT_STATUS).join(', ')}`);
+  return { by: selector(values), status: status as AccountStatusName, actor: operatorName(), ...(values.reason ? { reason: values.reason } : {}) };
+}
+
+function pageLimit(values: Values): number {
+  return values.limit === undefined ? 100 : Math.max(1, wholeNumber(values.limit, 'limit', 1000));
+}
+
+async function listed(services: Services, kind: 'partner' | 'member', values: Values) {
+  const page = await listAccounts({ db: services.store.db }, kind, {
+    limit: pageLimit(values),
+    ...(values.search ? { search: values.search } : {}),
+    ...(values.cursor ? { cursor: values.cursor } : {}),
+  });
+  return {
+    [kind === 'partner' ? 'partners' : 'users']: page.accounts.map((account) => presentAccount(kind, account)),
+    next_cursor: page.nextCursor,
+  };
+}
+
+/** An account as the CLI prints it: no secrets (password hash, key id). */
+function presentAccount(kind: 'partner' | 'member', account: PartnerRow | UserRow): Record<string, unknown> {
+  const common = { email: account.email, name: account.name, phone: account.phone, status: statusName(account.status), main_address: account.main_address };
+  if (kind === 'member') return { ...common, birth: (account as UserRow).birth };
+  const partner = account as PartnerRow;
+  return { ...common, service_name: partner.service_name, contract_address: partner.contract_address, nft_id: partner.nft_id, mint_limit: partner.mint_limit };
+}
 
 function overridesFrom(values: Values): ConfigOverrides {
   const overrides: ConfigOverrides = {};
@@ -185,7 +263,15 @@ function print(result: Record<string, unknown>, json: boolean): void {
     console.log(JSON.stringify(result));
     return;
   }
-  for (const [key, value] of Object.entries(result)) console.log(`${key}: ${String(value)}`);
+  for (const [key, value] of Object.entries(result)) {
+    // Lists of records (accounts, audit entries): one line each, `field=value` pairs.
+    if (Array.isArray(value) && value.some((item) => typeof item === 'object' && item !== null)) {
+      console.log(`${key}:`);
+      for (const item of value) console.log(`  ${Object.entries(item as object).map(([field, inner]) => `${field}=${typeof inner === 'object' && inner !== null ? JSON.stringify(inner) : String(inner)}`).join(' ')}`);
+    } else {
+      console.log(`${key}: ${String(value)}`);
+    }
+  }
 }
 
 /**

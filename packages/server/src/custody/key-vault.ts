@@ -11,6 +11,7 @@ import { epochSeconds, type Db, type DbTransaction } from '../store/database.ts'
 import type { KeyOwnerType, KeyProtection, KeySecretKind, SigningKeyRow } from '../store/schema.ts';
 import { signTransactionWithKey } from './transaction-signature.ts';
 import { openSecret, rewrapDataKey, sealSecret, wrapServerDataKeyWithPin, WrongKeyError, type SealedSecret } from './envelope.ts';
+import { Errors } from '../errors/codes.ts';
 
 /** Wrong PINs in a row after which a key is locked until the operator resets it. */
 export const MAX_PIN_FAILURES = 5;
@@ -195,9 +196,9 @@ export class KeyVault {
   async changePin(keyId: string, oldPin: string, newPin: string): Promise<void> {
     const row = await this.#sealedRow(keyId);
     if (row.protection !== 'pin') throw new Error(`signing key ${keyId} is server-protected and has no PIN`);
-    if (!newPin) throw new AppError(400, { detail: 'the new PIN is missing' });
+    if (!newPin) throw new AppError(Errors.BadRequest, { detail: 'the new PIN is missing' });
     requirePin(oldPin, row.pin_failures);
-    if (newPin.toLowerCase() === oldPin.toLowerCase()) throw new AppError(4007);
+    if (newPin.toLowerCase() === oldPin.toLowerCase()) throw new AppError(Errors.SameAsBefore);
     await this.#pinAttempts.run(keyId, () => this.#rewrapUnderNewPin(keyId, oldPin, newPin));
   }
 
@@ -221,7 +222,7 @@ export class KeyVault {
       .where('kdf_salt', '=', attempt.kdf_salt)
       .where('wrapped_data_key', '=', attempt.wrapped_data_key)
       .executeTakeFirst();
-    if (result.numUpdatedRows !== 1n) throw new AppError(4006, { detail: 'the PIN was changed at the same time' });
+    if (result.numUpdatedRows !== 1n) throw new AppError(Errors.WrongPin, { detail: 'the PIN was changed at the same time' });
   }
 
   /**
@@ -304,7 +305,7 @@ export class KeyVault {
       .where('pin_failures', '<', MAX_PIN_FAILURES)
       .returning(SEALED_COLUMNS)
       .executeTakeFirst();
-    if (!row) throw new AppError(403);
+    if (!row) throw new AppError(Errors.PinLocked);
     return { ...row, pin_failures: Number(row.pin_failures) };
   }
 }
@@ -312,13 +313,13 @@ export class KeyVault {
 /** A missing PIN is refused without being counted: nothing was guessed. */
 function requirePin(pin: string | undefined, failures: number): asserts pin is string {
   if (pin) return;
-  throw Number(failures) >= MAX_PIN_FAILURES ? new AppError(403) : new AppError(4006, { detail: 'the PIN is missing' });
+  throw Number(failures) >= MAX_PIN_FAILURES ? new AppError(Errors.PinLocked) : new AppError(Errors.WrongPin, { detail: 'the PIN is missing' });
 }
 
 /** Maps a failed PIN check to the answer for the count that this attempt reached. */
 function pinError(error: unknown, failures: number): unknown {
   if (!(error instanceof WrongKeyError)) return error;
-  return failures >= MAX_PIN_FAILURES ? new AppError(403) : new AppError(4006);
+  return failures >= MAX_PIN_FAILURES ? new AppError(Errors.PinLocked) : new AppError(Errors.WrongPin);
 }
 
 function sealedOf(row: Pick<SealedRow, 'kdf_salt' | 'wrapped_data_key' | 'encrypted_secret'>): SealedSecret {

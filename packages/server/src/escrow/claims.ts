@@ -7,6 +7,7 @@ import { AppError } from '../errors/app-error.ts';
 import { OutboxRefusal, type OutboxTransaction } from '../outbox/outbox.ts';
 import type { Services } from '../services.ts';
 import type { EscrowClaimRow, UserRow } from '../store/schema.ts';
+import { Errors } from '../errors/codes.ts';
 
 /** Where a claimed card stands, as the chain says. */
 export type ClaimStatus = 'in_escrow' | 'claimed' | 'not_in_escrow';
@@ -75,10 +76,10 @@ export async function claimCard(services: Services, member: UserRow, input: Clai
     }
     const outcome = transaction.status === 'failed' ? `failed (${transaction.error})` : 'reverted';
     if ((await claimStatus(services, row)) !== 'in_escrow') {
-      throw new AppError(4204, { detail: `the claim ${transaction.txHash} ${outcome}, and the card is no longer in escrow` });
+      throw new AppError(Errors.CardNotInEscrow, { detail: `the claim ${transaction.txHash} ${outcome}, and the card is no longer in escrow` });
     }
     if (row.claim_attempt + 1 >= MAX_CLAIM_ATTEMPTS) {
-      throw new AppError(4204, { detail: `the claim ${transaction.txHash} ${outcome}; ${MAX_CLAIM_ATTEMPTS} attempts were made` });
+      throw new AppError(Errors.CardNotInEscrow, { detail: `the claim ${transaction.txHash} ${outcome}; ${MAX_CLAIM_ATTEMPTS} attempts were made` });
     }
     row = await nextAttempt(services, row, input);
   }
@@ -90,9 +91,9 @@ const MAX_CLAIM_ATTEMPTS = 3;
 /** The link's row, held for this member: the first member to claim a link keeps it. */
 async function holdClaim(services: Services, member: UserRow, input: ClaimInput): Promise<EscrowClaimRow> {
   const row = await findClaim(services, input);
-  if (row.claimed_by !== null && row.claimed_by !== member.id) throw new AppError(4205);
+  if (row.claimed_by !== null && row.claimed_by !== member.id) throw new AppError(Errors.CardAlreadyClaimed);
   if (row.claimed_by !== null) return row;
-  if ((await claimStatus(services, row)) !== 'in_escrow') throw new AppError(4204, { detail: 'the partner took the card back' });
+  if ((await claimStatus(services, row)) !== 'in_escrow') throw new AppError(Errors.CardNotInEscrow, { detail: 'the partner took the card back' });
   await services.store.db
     .updateTable('escrow_claims')
     .set({ claimed_by: member.id, claimed_to: member.main_address.toLowerCase(), updated_ms: Date.now() })
@@ -100,7 +101,7 @@ async function holdClaim(services: Services, member: UserRow, input: ClaimInput)
     .where('claimed_by', 'is', null)
     .execute();
   const held = await findClaim(services, input);
-  if (held.claimed_by !== member.id) throw new AppError(4205);
+  if (held.claimed_by !== member.id) throw new AppError(Errors.CardAlreadyClaimed);
   return held;
 }
 
@@ -124,7 +125,7 @@ async function sendClaim(services: Services, member: UserRow, row: EscrowClaimRo
     if (error instanceof OutboxRefusal && error.reason === 'reverted') {
       // Taken back between the check and the claim: nothing was sent, so the link is free again.
       await releaseClaim(services, row, member);
-      throw new AppError(4204, { detail: 'the partner took the card back', cause: error });
+      throw new AppError(Errors.CardNotInEscrow, { detail: 'the partner took the card back', cause: error });
     }
     throw transactionRefusalError(error);
   }
@@ -144,7 +145,7 @@ async function nextAttempt(services: Services, row: EscrowClaimRow, input: Claim
 
 async function findClaim(services: Services, input: ClaimInput): Promise<EscrowClaimRow> {
   const row = await services.store.db.selectFrom('escrow_claims').selectAll().where('id', '=', input.claimId).executeTakeFirst();
-  if (!row || keccak256(secretBytes(input.secret)) !== row.claim_hash) throw new AppError(4206);
+  if (!row || keccak256(secretBytes(input.secret)) !== row.claim_hash) throw new AppError(Errors.ClaimLinkInvalid);
   return row;
 }
 

@@ -11,11 +11,12 @@ import type { Services } from '../services.ts';
 import type { PartnerRow } from '../store/schema.ts';
 import { walletWebUrl } from '../wallet-app/web-url.ts';
 import type { EscrowCancelAnswer, EscrowDepositAnswer, EscrowListAnswer } from './schema.ts';
+import { Errors } from '../errors/codes.ts';
 
 /** The escrow contract a card contract lets move its cards (fixed when the card contract was deployed). */
 async function escrowOf(services: Services, contract: Pick<PartnerCardContract, 'chain' | 'address'>): Promise<Address> {
   const escrow = await services.chains.get(contract.chain).client.readContract({ address: contract.address, abi: cardNftAbi, functionName: 'escrow' });
-  if (escrow === zeroAddress) throw new AppError(400, { detail: 'this card contract has no escrow' });
+  if (escrow === zeroAddress) throw new AppError(Errors.BadRequest, { detail: 'this card contract has no escrow' });
   return escrow.toLowerCase() as Address;
 }
 
@@ -68,12 +69,12 @@ export async function depositCards(
 ): Promise<EscrowDepositAnswer> {
   const { contract, escrow } = await partnerEscrow(services, partner, input.contractAddress);
   if (!(await isEscrowApproved(services, partner, contract, escrow))) {
-    throw new AppError(4203, { detail: 'call POST /v2/escrow/approve for this contract first' });
+    throw new AppError(Errors.EscrowNotApproved, { detail: 'call POST /v2/escrow/approve for this contract first' });
   }
   const partnerAddress = partner.main_address.toLowerCase();
   const holders = await Promise.all(input.cardIds.map((cardId) => chainHolderOf(services, contract, cardId)));
   const held = input.cardIds.filter((_, index) => holders[index] === partnerAddress);
-  if (held.length === 0) throw new AppError(4201, { detail: 'none of card_ids is held by the partner' });
+  if (held.length === 0) throw new AppError(Errors.CardNotHeld, { detail: 'none of card_ids is held by the partner' });
   const signer = await unlockPartnerKey(services, partner, input.pin);
 
   const depositKey = `escrow-deposit:${randomUUID()}`;
@@ -116,7 +117,7 @@ export async function depositCards(
   } catch (error) {
     // Refused, or reverted as a whole: no card went into escrow. (A call that timed out keeps its
     // rows: the deposit may still be mined.)
-    if (!(error instanceof AppError && error.code === 503)) await deleteClaims(services, depositKey, claims.map((claim) => claim.id));
+    if (!(error instanceof AppError && error.code === Errors.ServiceUnavailable)) await deleteClaims(services, depositKey, claims.map((claim) => claim.id));
     throw error;
   }
   const deposited = new Set(
@@ -181,7 +182,7 @@ export async function cancelEscrow(
   );
   const partnerAddress = partner.main_address.toLowerCase();
   const inEscrow = input.cardIds.filter((_, index) => deposits[index]![0].toLowerCase() === partnerAddress);
-  if (inEscrow.length === 0) throw new AppError(4204, { detail: 'none of card_ids is in escrow from this partner' });
+  if (inEscrow.length === 0) throw new AppError(Errors.CardNotInEscrow, { detail: 'none of card_ids is in escrow from this partner' });
   const signer = await unlockPartnerKey(services, partner, input.pin);
   const data = encodeFunctionData({ abi: cardEscrowAbi, functionName: 'cancel', args: [contract.address, inEscrow.map(BigInt)] });
   const { transaction } = await submitPartnerTransaction(services, contract, signer, `escrow-cancel:${randomUUID()}`, data, escrow);

@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import { AppError, refusedRequestBody } from '../errors/app-error.ts';
+import { Errors } from '../errors/codes.ts';
 
 /** What a request Node's HTTP parser refused was wrong with, by the parser's error code. */
 const PARSER_REFUSALS: Record<string, string> = {
@@ -26,7 +27,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   if (socket.writable) {
     const detail = PARSER_REFUSALS[error.code ?? ''] ?? 'the request is not valid HTTP';
-    const body = JSON.stringify(refusedRequestBody(new AppError(400, { detail })));
+    const body = JSON.stringify(refusedRequestBody(new AppError(Errors.BadRequest, { detail })));
     // Ended rather than destroyed, and what else arrives read and dropped: closing with unread
     // bytes would reset the connection and could take the answer with it.
     socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);

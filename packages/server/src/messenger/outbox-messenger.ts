@@ -3,6 +3,7 @@ import { AppError } from '../errors/app-error.ts';
 import { epochSeconds, type Db } from '../store/database.ts';
 import { maskPhone } from './mask-phone.ts';
 import type { Messenger, MessengerLog, MessengerMessage } from './types.ts';
+import { Errors } from '../errors/codes.ts';
 
 /**
  * The default messenger: each message becomes a row of `messenger_messages` (for an operator or a
@@ -25,7 +26,7 @@ export class OutboxMessenger implements Messenger {
         .values({ id, kind: message.kind, to_name: message.to.name, to_phone: message.to.phone, text: message.text, created_at: epochSeconds() })
         .execute();
     } catch (error) {
-      throw new AppError(501, { detail: `the outbox refused message ${id}`, cause: error });
+      throw new AppError(Errors.MessengerSendFailed, { detail: `the outbox refused message ${id}`, cause: error });
     }
     this.#log.info(`messenger: ${message.kind} message ${id} to ${maskPhone(message.to.phone)} in the outbox`);
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors/app-error.ts';
 import type { Messenger, MessengerMessage } from './types.ts';
+import { Errors } from '../errors/codes.ts';
 
 /** How long a webhook has to answer. */
 export const WEBHOOK_TIMEOUT_MS = 5_000;
@@ -32,11 +33,11 @@ export class WebhookMessenger implements Messenger {
         signal: AbortSignal.timeout(this.#timeoutMs),
       });
     } catch (error) {
-      throw new AppError(501, { detail: `the messenger webhook did not answer: ${(error as Error).message}`, cause: error });
+      throw new AppError(Errors.MessengerSendFailed, { detail: `the messenger webhook did not answer: ${(error as Error).message}`, cause: error });
     }
     await response.body?.cancel().catch(() => undefined);
     if (response.status < 200 || response.status > 299) {
-      throw new AppError(501, { detail: `the messenger webhook answered ${response.status}` });
+      throw new AppError(Errors.MessengerSendFailed, { detail: `the messenger webhook answered ${response.status}` });
     }
   }
 }

@@ -3,6 +3,7 @@ import { isAddress, parseEther, type Address } from 'viem';
 import type { Services } from '../services.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { OutboxTransaction } from '../outbox/outbox.ts';
+import { Errors } from '../errors/codes.ts';
 
 /** Sends coins from the operator account through the outbox and waits for the receipt. */
 export async function faucet(
@@ -10,9 +11,9 @@ export async function faucet(
   input: { to: string; amount: string; chain?: string; idempotencyKey?: string },
 ): Promise<OutboxTransaction> {
   // Strict: a mixed-case address must match its checksum, or it may be a mistyped one.
-  if (!isAddress(input.to)) throw new AppError(6403, { detail: `${input.to} is not an address, or its mixed-case checksum is wrong` });
+  if (!isAddress(input.to)) throw new AppError(Errors.InvalidTo, { detail: `${input.to} is not an address, or its mixed-case checksum is wrong` });
   if (!/^\d+(\.\d{1,18})?$/.test(input.amount) || /^0+(\.0+)?$/.test(input.amount)) {
-    throw new AppError(6404, { detail: 'amount must be a positive decimal number of coins' });
+    throw new AppError(Errors.InvalidAmount, { detail: 'amount must be a positive decimal number of coins' });
   }
   const submitted = await services.outbox.submit({
     idempotencyKey: input.idempotencyKey ?? `faucet:${randomUUID()}`,

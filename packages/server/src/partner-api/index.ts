@@ -10,6 +10,7 @@ import { escrowRoutes } from '../escrow/routes.ts';
 import { credentialRoutes } from './credentials/routes.ts';
 import { assertPartnerProgramOpen } from './program-window.ts';
 import { signInRoutes } from './sign-in/routes.ts';
+import { Errors } from '../errors/codes.ts';
 
 /**
  * What Family A answers for a failure outside the listed codes (the specification: HTTP 500 with a
@@ -39,7 +40,7 @@ export const partnerApiRoutes: FastifyPluginAsync = async (app) => {
     if (isAppError(error) || isRefusedRequest(error)) throw error;
     request.log.error(error);
     const route = request.routeOptions.url ?? '';
-    if (route === '/v2/escrow' || route.startsWith('/v2/escrow/')) return reply.status(500).send(new AppError(500).toBody());
+    if (route === '/v2/escrow' || route.startsWith('/v2/escrow/')) return reply.status(500).send(new AppError(Errors.InternalError).toBody());
     const text = UNLISTED_FAILURE_TEXT[`${request.method} ${route}`];
     return text ? reply.status(500).type('text/plain; charset=utf-8').send(text) : reply.status(500).send();
   });
@@ -53,7 +54,7 @@ export const partnerApiRoutes: FastifyPluginAsync = async (app) => {
     max: limits.max,
     timeWindow: limits.timeWindowMs,
     keyGenerator: (request) => clientAddressKey(request.ip),
-    errorResponseBuilder: () => new AppError(429),
+    errorResponseBuilder: () => new AppError(Errors.TooManyRequests),
   });
   app.addHook('onRequest', app.rateLimit());
 

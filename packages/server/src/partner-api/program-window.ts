@@ -1,5 +1,6 @@
 import type { Config } from '../config/config.ts';
 import { AppError } from '../errors/app-error.ts';
+import { Errors } from '../errors/codes.ts';
 
 /**
  * Whether the partner program is still running: `partnerProgram.endsAt` is the first instant at
@@ -16,6 +17,6 @@ export function isPartnerProgramOpen(config: Pick<Config, 'partnerProgram'>, now
  */
 export function assertPartnerProgramOpen(config: Pick<Config, 'partnerProgram'>, now: Date = new Date()): void {
   if (!isPartnerProgramOpen(config, now)) {
-    throw new AppError(440, { detail: `the partner program ended at ${config.partnerProgram.endsAt}` });
+    throw new AppError(Errors.ProgramEnded, { detail: `the partner program ended at ${config.partnerProgram.endsAt}` });
   }
 }

@@ -10,6 +10,7 @@ import type { PartnerRow } from '../store/schema.ts';
 import { normalizePhone } from '../users/phone.ts';
 import { ensureEscrowContract } from '../operator/escrow.ts';
 import { monthKey } from '../time.ts';
+import { Errors } from '../errors/codes.ts';
 
 export const PARTNER_STATUS = { approved: 1, pending: 20, banned: 421, suspended: 422, unsubscribed: 423 } as const;
 
@@ -30,15 +31,15 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Registers a partner awaiting approval (status 20), with a PIN-protected signing key. */
 export async function createPartner(services: Services, input: CreatePartnerInput): Promise<PartnerRow> {
   const email = input.email.trim().toLowerCase();
-  if (!EMAIL.test(email)) throw new AppError(400, { detail: 'email is not valid' });
+  if (!EMAIL.test(email)) throw new AppError(Errors.BadRequest, { detail: 'email is not valid' });
   if (!SHA256_HEX.test(input.passwordHash) || !SHA256_HEX.test(input.pinHash)) {
-    throw new AppError(400, { detail: 'password and pin must be 64-character SHA-256 hex' });
+    throw new AppError(Errors.BadRequest, { detail: 'password and pin must be 64-character SHA-256 hex' });
   }
-  if (!input.name.trim() || !input.serviceName.trim()) throw new AppError(400, { detail: 'name and service name are required' });
+  if (!input.name.trim() || !input.serviceName.trim()) throw new AppError(Errors.BadRequest, { detail: 'name and service name are required' });
   const phone = normalizePhone(input.phone, services.config.phoneDefaultCountry);
-  if (!phone) throw new AppError(400, { detail: 'phone is not a valid phone number' });
+  if (!phone) throw new AppError(Errors.BadRequest, { detail: 'phone is not a valid phone number' });
   const db = services.store.db;
-  if (await db.selectFrom('partners').select('id').where('email', '=', email).executeTakeFirst()) throw new AppError(413);
+  if (await db.selectFrom('partners').select('id').where('email', '=', email).executeTakeFirst()) throw new AppError(Errors.EmailTaken);
 
   const id = randomUUID();
   const passwordHash = await hashPassword(input.passwordHash);
@@ -70,7 +71,7 @@ export async function createPartner(services: Services, input: CreatePartnerInpu
     try {
       await trx.insertInto('partners').values(row).execute();
     } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError(413);
+      if (isUniqueViolation(error)) throw new AppError(Errors.EmailTaken);
       throw error;
     }
     return row;
@@ -96,7 +97,7 @@ export async function approvePartner(
   const chain = services.chains.get(input.chain ?? 'main');
   const partner = await findPartnerByEmail(services, input.email);
   if (input.mintLimit !== undefined && (!Number.isInteger(input.mintLimit) || input.mintLimit < 0)) {
-    throw new AppError(400, { detail: 'mint limit must be a whole number' });
+    throw new AppError(Errors.BadRequest, { detail: 'mint limit must be a whole number' });
   }
   const escrow = await ensureEscrowContract(services, chain.name);
 
@@ -175,7 +176,7 @@ export async function findPartnerByEmail(services: Services, email: string): Pro
     .selectAll()
     .where('email', '=', email.trim().toLowerCase())
     .executeTakeFirst();
-  if (!partner) throw new AppError(406);
+  if (!partner) throw new AppError(Errors.UserNotFound);
   return partner;
 }
 

@@ -6,6 +6,7 @@ import { findMembers } from './members.ts';
 import { plainInviteText } from './messages.ts';
 import { distinctPeople, parsePersonPair, personKey } from './person.ts';
 import { reserveWallets } from './resolve.ts';
+import { Errors } from '../errors/codes.ts';
 
 /**
  * `POST /v2/wallet/invite`: invites every person of `pairs`, all or nothing. Refusals, before anything
@@ -23,13 +24,13 @@ export async function invitePeople(
   const distinct = distinctPeople(people);
   const members = await findMembers(services.store.db, distinct);
   const [member] = members.keys();
-  if (member !== undefined) throw new AppError(4111, { detail: `to_person[${indexOf(member)}] is a member` });
+  if (member !== undefined) throw new AppError(Errors.ReceiverAlreadyMember, { detail: `to_person[${indexOf(member)}] is a member` });
 
   const invites = await InviteBatch.claim(services, partner.id, distinct);
   const repeated = distinct.map(personKey).find((key) => !invites.has(key));
   if (repeated !== undefined) {
     await invites.release(distinct.map(personKey));
-    throw new AppError(4113, { detail: `to_person[${indexOf(repeated)}] was already invited` });
+    throw new AppError(Errors.InviteAlreadySent, { detail: `to_person[${indexOf(repeated)}] was already invited` });
   }
   await invites.takeQuota();
   await reserveWallets(services, distinct, invites);

@@ -3,6 +3,7 @@ import type { Config } from '../config/config.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { Db } from '../store/database.ts';
 import { dayKey, monthKey } from '../time.ts';
+import { Errors } from '../errors/codes.ts';
 
 /** One row of `invite_counts`. */
 export interface InviteCounter {
@@ -55,8 +56,8 @@ export function planInviteQuota(
     if (limit <= 0) return;
     for (const [phone, count] of phones) uses.push({ use: { kind, subject: phone, period, count }, limit, code });
   };
-  perReceiver('receiver_day', day, limits.receiverDailyLimit, 4114);
-  perReceiver('receiver_month', month, limits.receiverMonthlyLimit, 4115);
+  perReceiver('receiver_day', day, limits.receiverDailyLimit, Errors.ReceiverDailyLimit);
+  perReceiver('receiver_month', month, limits.receiverMonthlyLimit, Errors.ReceiverMonthlyLimit);
   const charged = (phone: string) =>
     uses.filter(({ use }) => use.kind === 'sender_day' || use.subject === phone).map(({ use }) => counterOf(use));
   return { uses, charges: input.phones.map(charged) };

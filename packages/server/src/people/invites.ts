@@ -4,6 +4,7 @@ import type { Services } from '../services.ts';
 import { epochSeconds, type Db } from '../store/database.ts';
 import { giveBackInviteQuota, planInviteQuota, takeInviteQuota, type InviteCounter } from './invite-quota.ts';
 import { personKey, type Person } from './person.ts';
+import { Errors } from '../errors/codes.ts';
 
 /** Messages handed to the messenger at once. */
 const SEND_CONCURRENCY = 8;
@@ -155,7 +156,7 @@ export class InviteBatch {
     }
     if (failures.length > 0) {
       const [first] = failures;
-      throw isAppError(first) && first.code === 501 ? first : new AppError(501, { cause: first });
+      throw isAppError(first) && first.code === 501 ? first : new AppError(Errors.MessengerSendFailed, { cause: first });
     }
   }
 

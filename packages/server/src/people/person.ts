@@ -1,5 +1,6 @@
 import { AppError } from '../errors/app-error.ts';
 import { normalizePhone } from '../users/phone.ts';
+import { Errors } from '../errors/codes.ts';
 
 /** A person named by a partner: the name as a member would sign up with it, and an E.164 phone. */
 export interface Person {
@@ -39,17 +40,17 @@ function phoneIn(value: string, defaultCountry: string): string | undefined {
 export function parsePersonPair(pair: unknown, index: number, defaultCountry: string): Person {
   const where = `to_person[${index}]`;
   if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string' || typeof pair[1] !== 'string') {
-    throw new AppError(400, { detail: `${where} must be a [name, phone] pair of two strings` });
+    throw new AppError(Errors.BadRequest, { detail: `${where} must be a [name, phone] pair of two strings` });
   }
   const [first, second] = pair as [string, string];
   const firstPhone = phoneIn(first, defaultCountry);
   const secondPhone = phoneIn(second, defaultCountry);
-  if (firstPhone && secondPhone) throw new AppError(400, { detail: `${where} holds two phone numbers and no name` });
+  if (firstPhone && secondPhone) throw new AppError(Errors.BadRequest, { detail: `${where} holds two phone numbers and no name` });
   const phone = secondPhone ?? firstPhone;
-  if (!phone) throw new AppError(400, { detail: `${where} holds no valid phone number` });
+  if (!phone) throw new AppError(Errors.BadRequest, { detail: `${where} holds no valid phone number` });
   const name = normalizePersonName(secondPhone ? first : second);
-  if (!name) throw new AppError(400, { detail: `${where} has an empty name` });
-  if (name.length > MAX_PERSON_NAME_LENGTH) throw new AppError(400, { detail: `${where} has a name longer than ${MAX_PERSON_NAME_LENGTH} characters` });
+  if (!name) throw new AppError(Errors.BadRequest, { detail: `${where} has an empty name` });
+  if (name.length > MAX_PERSON_NAME_LENGTH) throw new AppError(Errors.BadRequest, { detail: `${where} has a name longer than ${MAX_PERSON_NAME_LENGTH} characters` });
   return { name, phone };
 }
 

@@ -4,6 +4,7 @@ import { verifyPassword } from '../custody/passwords.ts';
 import { AppError } from '../errors/app-error.ts';
 import { KeyedQueue } from '../keyed-queue.ts';
 import type { Db } from '../store/database.ts';
+import { Errors } from '../errors/codes.ts';
 
 export type ThrottleSettings = Config['partnerApi']['signInThrottle'];
 
@@ -63,14 +64,14 @@ export class SignInThrottle {
       const account = await findAccount();
       if (!account) {
         await this.#recordFailure({ address });
-        throw new AppError(406);
+        throw new AppError(Errors.UserNotFound);
       }
       const subject = { address, accountId: account.id };
       return this.#turns.run(accountScope(account.id), async () => {
         await this.#assertAllowed(subject);
         if (!(await verifyPassword(password, account.password_hash))) {
           await this.#recordFailure(subject);
-          throw new AppError(4004);
+          throw new AppError(Errors.WrongPassword);
         }
         await this.#recordSuccess(account.id);
         return account;
@@ -138,7 +139,7 @@ export class SignInThrottle {
 export class ThrottledError extends AppError {
   readonly retryAfterSeconds: number;
   constructor(retryAfterSeconds: number) {
-    super(4008);
+    super(Errors.PasswordBackOff);
     this.retryAfterSeconds = Math.max(1, retryAfterSeconds);
   }
 }

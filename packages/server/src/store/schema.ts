@@ -7,6 +7,7 @@ import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 export interface Database {
   signing_keys: SigningKeyTable;
   partners: PartnerTable;
+  operator_audit: OperatorAuditTable;
   users: UserTable;
   nft_contracts: NftContractTable;
   account_nonces: AccountNonceTable;
@@ -84,6 +85,19 @@ export interface PartnerTable {
   updated_at: number;
 }
 
+export interface OperatorAuditTable {
+  id: string;
+  at_ms: number;
+  /** Who ran the command: WALLET_OPERATOR, or the operating-system user. */
+  actor: string;
+  /** The command, e.g. `partner set-status`. */
+  action: string;
+  /** What it acted on, e.g. `partner shop@example.com`. */
+  target: string;
+  before_json: string | null;
+  after_json: string | null;
+}
+
 export interface UserTable {
   id: string;
   email: string;
@@ -93,7 +107,7 @@ export interface UserTable {
   phone: string;
   /** YYYY-MM-DD. */
   birth: string;
-  /** 1 active, 422 suspended. */
+  /** 1 active; 421 banned, 422 suspended, 423 unsubscribed. */
   status: number;
   key_id: string;
   main_address: string;

@@ -4,6 +4,7 @@ import { AppError } from '../errors/app-error.ts';
 import { findUploadedFile } from './commands.ts';
 import { StoredFileParams } from './schema.ts';
 import { sendStoredFile, STORED_NAME } from './serve.ts';
+import { Errors } from '../errors/codes.ts';
 
 /**
  * `GET /v2/files/:filename`: the public files of A4 and A5, for anyone (card images and videos are
@@ -15,7 +16,7 @@ export const fileRoutes: FastifyPluginAsync = async (parent) => {
   app.get('/v2/files/:filename', { schema: { params: StoredFileParams } }, async (request, reply) => {
     const name = request.params.filename;
     const file = STORED_NAME.test(name) ? await findUploadedFile(app.services, name) : undefined;
-    if (!file || file.visibility !== 'public') throw new AppError(404);
+    if (!file || file.visibility !== 'public') throw new AppError(Errors.NotFound);
     // Names are random and never reused: the bytes under one never change.
     return sendStoredFile(app.services, request, reply, file, 'public, max-age=31536000, immutable');
   });

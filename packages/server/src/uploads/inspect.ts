@@ -9,6 +9,7 @@ import {
 } from './formats.ts';
 import { readMp4Summary } from './mp4.ts';
 import { unacceptedFile, type UploadPolicy } from './policy.ts';
+import { Errors } from '../errors/codes.ts';
 
 export interface MediaSize {
   width: number;
@@ -44,14 +45,14 @@ async function inspectImage(path: string, format: AcceptedFormat, policy: Upload
 
 async function inspectVideo(path: string): Promise<MediaSize> {
   const summary = await readMp4Summary(path);
-  if (!summary) throw new AppError(4101, { detail: 'not a complete MP4 (no movie box)' });
-  if (summary.videoCodecs.length === 0) throw new AppError(4101, { detail: 'the MP4 has no video track' });
+  if (!summary) throw new AppError(Errors.UploadNotAccepted, { detail: 'not a complete MP4 (no movie box)' });
+  if (summary.videoCodecs.length === 0) throw new AppError(Errors.UploadNotAccepted, { detail: 'the MP4 has no video track' });
   const other = summary.videoCodecs.find((codec) => !H264_SAMPLE_ENTRIES.includes(codec.slice(0, 4)));
-  if (other) throw new AppError(4101, { detail: `video tracks must be H.264 (avc1/avc3), not ${other}` });
+  if (other) throw new AppError(Errors.UploadNotAccepted, { detail: `video tracks must be H.264 (avc1/avc3), not ${other}` });
   const longSide = Math.max(summary.width, summary.height);
   const shortSide = Math.min(summary.width, summary.height);
   if (longSide > MAX_VIDEO_LONG_SIDE_PX || shortSide > MAX_VIDEO_SHORT_SIDE_PX) {
-    throw new AppError(4101, { detail: `videos may be at most 3840x2160; this one is ${summary.width}x${summary.height}` });
+    throw new AppError(Errors.UploadNotAccepted, { detail: `videos may be at most 3840x2160; this one is ${summary.width}x${summary.height}` });
   }
   return { width: Math.round(summary.width), height: Math.round(summary.height) };
 }

@@ -2,6 +2,7 @@ import type { Config } from '../config/config.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { UploadKind, UploadVisibility } from '../store/schema.ts';
 import { MAX_SECURE_FILE_BYTES, MAX_VIDEO_BYTES } from './formats.ts';
+import { Errors } from '../errors/codes.ts';
 
 /** What one upload endpoint accepts and where the file goes. */
 export interface UploadPolicy {
@@ -43,12 +44,12 @@ const IMAGE_FORMATS = 'JPEG, PNG, GIF or WebP images';
 
 /** A file whose content the endpoint does not take (wrong format, unreadable header, too many pixels). */
 export function unacceptedFile(policy: UploadPolicy, detail: string, cause?: unknown): AppError {
-  if (takesVideos(policy)) return new AppError(4101, { detail, cause });
-  return new AppError(400, { detail: `${detail}; this endpoint takes ${IMAGE_FORMATS}`, cause });
+  if (takesVideos(policy)) return new AppError(Errors.UploadNotAccepted, { detail, cause });
+  return new AppError(Errors.BadRequest, { detail: `${detail}; this endpoint takes ${IMAGE_FORMATS}`, cause });
 }
 
 /** A file over the endpoint's byte limit for its kind. */
 export function fileTooLarge(policy: UploadPolicy): AppError {
-  if (takesVideos(policy)) return new AppError(4100);
-  return new AppError(400, { detail: `images may be at most ${largestAllowed(policy)} bytes` });
+  if (takesVideos(policy)) return new AppError(Errors.UploadTooLarge);
+  return new AppError(Errors.BadRequest, { detail: `images may be at most ${largestAllowed(policy)} bytes` });
 }

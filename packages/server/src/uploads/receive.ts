@@ -7,6 +7,7 @@ import { AppError, isAppError } from '../errors/app-error.ts';
 import { claimedKinds, type AcceptedFormat } from './formats.ts';
 import { fileTooLarge, largestAllowed, type UploadPolicy } from './policy.ts';
 import { UploadGuard } from './upload-guard.ts';
+import { Errors } from '../errors/codes.ts';
 
 /** The form field that carries the file (A4 to A6). */
 export const UPLOAD_FIELD = 'upload';
@@ -31,7 +32,7 @@ export function uploadTempDir(dataDir: string): string {
  * videos are taken). Nothing is left on disk when it fails.
  */
 export async function receiveUpload(request: FastifyRequest, policy: UploadPolicy, tempDir: string): Promise<ReceivedUpload> {
-  if (!request.isMultipart()) throw new AppError(400, { detail: 'expected multipart/form-data' });
+  if (!request.isMultipart()) throw new AppError(Errors.BadRequest, { detail: 'expected multipart/form-data' });
   await mkdir(tempDir, { recursive: true, mode: 0o700 });
   let received: ReceivedUpload | undefined;
   let pendingPath: string | undefined;
@@ -40,7 +41,7 @@ export async function receiveUpload(request: FastifyRequest, policy: UploadPolic
       if (part.type !== 'file') continue;
       if (part.fieldname !== UPLOAD_FIELD || received) {
         part.file.resume();
-        throw new AppError(400, { detail: received ? 'send exactly one file' : `the file goes in the field "${UPLOAD_FIELD}"` });
+        throw new AppError(Errors.BadRequest, { detail: received ? 'send exactly one file' : `the file goes in the field "${UPLOAD_FIELD}"` });
       }
       pendingPath = join(tempDir, `${randomUUID()}.upload`);
       const guard = new UploadGuard(policy, claimedKinds(part.filename, part.mimetype));
@@ -54,7 +55,7 @@ export async function receiveUpload(request: FastifyRequest, policy: UploadPolic
     if (pendingPath) await rm(pendingPath, { force: true });
     throw asUploadError(error, policy);
   }
-  if (!received) throw new AppError(400, { detail: `no file in the field "${UPLOAD_FIELD}"` });
+  if (!received) throw new AppError(Errors.BadRequest, { detail: `no file in the field "${UPLOAD_FIELD}"` });
   return received;
 }
 
@@ -96,9 +97,9 @@ function asUploadError(error: unknown, policy: UploadPolicy): unknown {
   const code = (error as { code?: string })?.code;
   if (code === 'FST_REQ_FILE_TOO_LARGE') return fileTooLarge(policy);
   if (typeof code === 'string' && (code.startsWith('FST_') || code === 'ERR_STREAM_PREMATURE_CLOSE')) {
-    return new AppError(400, { detail: (error as Error).message, cause: error });
+    return new AppError(Errors.BadRequest, { detail: (error as Error).message, cause: error });
   }
   const message = (error as Error)?.message ?? '';
-  if (/multipart|boundary|Part terminated|Unexpected end of form/i.test(message)) return new AppError(400, { detail: message, cause: error });
+  if (/multipart|boundary|Part terminated|Unexpected end of form/i.test(message)) return new AppError(Errors.BadRequest, { detail: message, cause: error });
   return error;
 }

@@ -9,6 +9,7 @@ import { imagePolicy, resourcePolicy, securePolicy, type UploadPolicy } from './
 import { removeStaleUploads, uploadTempDir } from './receive.ts';
 import { ImageUploadAnswer, ResourceUploadAnswer, SecureUploadAnswer, StoredFileParams } from './schema.ts';
 import { sendStoredFile, STORED_NAME } from './serve.ts';
+import { Errors } from '../errors/codes.ts';
 
 /** Temporary files older than this were left by a process that stopped mid-upload. */
 const STALE_UPLOAD_MS = 60 * 60 * 1000;
@@ -53,7 +54,7 @@ export const uploadRoutes: FastifyPluginAsync = async (parent) => {
       const name = request.params.filename;
       const file = STORED_NAME.test(name) ? await findUploadedFile(app.services, name) : undefined;
       // Someone else's file is answered like a missing one: its existence is not disclosed.
-      if (!file || !(await canReadSecureFile(file, { kind: 'partner', partnerId: partner.id }))) throw new AppError(404);
+      if (!file || !(await canReadSecureFile(file, { kind: 'partner', partnerId: partner.id }))) throw new AppError(Errors.NotFound);
       return sendStoredFile(app.services, request, reply, file, 'private, no-store');
     },
   );

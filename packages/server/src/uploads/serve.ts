@@ -3,6 +3,7 @@ import { AppError } from '../errors/app-error.ts';
 import type { Services } from '../services.ts';
 import type { ByteRange } from '../storage/index.ts';
 import type { UploadedFileRow } from '../store/schema.ts';
+import { Errors } from '../errors/codes.ts';
 
 /** `<uuid>.<ext>` of a stored upload; anything else is not a file of ours (404 without a lookup). */
 export const STORED_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(jpg|png|gif|webp|mp4)$/;
@@ -22,7 +23,7 @@ export async function sendStoredFile(
   const size = Number(file.size_bytes);
   const range = parseRange(request.headers.range, size);
   const object = await services.files.get(file.storage_key, range);
-  if (!object) throw new AppError(404);
+  if (!object) throw new AppError(Errors.NotFound);
   reply
     .header('content-type', file.content_type)
     .header('content-length', String(object.contentLength))

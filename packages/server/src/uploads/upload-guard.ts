@@ -4,6 +4,7 @@ import { AppError } from '../errors/app-error.ts';
 import type { UploadKind } from '../store/schema.ts';
 import { acceptedFormatOf, type AcceptedFormat } from './formats.ts';
 import { fileTooLarge, unacceptedFile, type UploadPolicy } from './policy.ts';
+import { Errors } from '../errors/codes.ts';
 
 /** Bytes file-type needs to recognise every format of the allow-list. */
 const SNIFF_BYTES = 4100;
@@ -53,7 +54,7 @@ export class UploadGuard extends Transform {
   }
 
   override _flush(callback: TransformCallback): void {
-    if (this.#bytes === 0) return callback(new AppError(400, { detail: 'the uploaded file is empty' }));
+    if (this.#bytes === 0) return callback(new AppError(Errors.BadRequest, { detail: 'the uploaded file is empty' }));
     if (this.#format) return callback();
     this.#releaseHead().then(() => callback(), callback);
   }

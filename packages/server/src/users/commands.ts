@@ -8,8 +8,9 @@ import { isUniqueViolation } from '../partners/commands.ts';
 import { normalizePhone } from './phone.ts';
 import { normalizePersonName } from '../people/person.ts';
 import { findReservedWallet, markReservedWalletClaimed } from '../people/reserved-wallets.ts';
+import { Errors } from '../errors/codes.ts';
 
-export const USER_STATUS = { active: 1, suspended: 422 } as const;
+export const USER_STATUS = { active: 1, banned: 421, suspended: 422, unsubscribed: 423 } as const;
 const MINIMUM_AGE = 19;
 
 export interface CreateUserInput {
@@ -32,32 +33,32 @@ export interface CreateUserInput {
  */
 export async function createUser(services: Services, input: CreateUserInput, now = new Date()): Promise<UserRow> {
   const email = input.email.trim().toLowerCase();
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new AppError(400, { detail: 'email is not valid' });
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new AppError(Errors.BadRequest, { detail: 'email is not valid' });
   if (!/^[0-9a-f]{64}$/.test(input.passwordHash) || !/^[0-9a-f]{64}$/.test(input.pinHash)) {
-    throw new AppError(400, { detail: 'password and pin must be 64-character SHA-256 hex' });
+    throw new AppError(Errors.BadRequest, { detail: 'password and pin must be 64-character SHA-256 hex' });
   }
   const name = normalizePersonName(input.name);
-  if (!name) throw new AppError(400, { detail: 'name is required' });
+  if (!name) throw new AppError(Errors.BadRequest, { detail: 'name is required' });
   const phone = normalizePhone(input.phone, services.config.phoneDefaultCountry);
-  if (!phone) throw new AppError(400, { detail: 'phone is not a valid phone number' });
+  if (!phone) throw new AppError(Errors.BadRequest, { detail: 'phone is not a valid phone number' });
   const age = ageOn(input.birth, now);
-  if (age === undefined) throw new AppError(410);
-  if (age < MINIMUM_AGE) throw new AppError(411);
+  if (age === undefined) throw new AppError(Errors.InvalidBirth);
+  if (age < MINIMUM_AGE) throw new AppError(Errors.UnderAge);
 
   const db = services.store.db;
-  if (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()) throw new AppError(413);
-  if (await memberExists(db, name, phone)) throw new AppError(412);
+  if (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()) throw new AppError(Errors.EmailTaken);
+  if (await memberExists(db, name, phone)) throw new AppError(Errors.AccountExists);
   const id = randomUUID();
   const passwordHash = await hashPassword(input.passwordHash);
   const createdAt = epochSeconds(now);
   return db.transaction().execute(async (trx) => {
     // Read again in the transaction: a parallel sign-up of this person may have committed meanwhile.
-    if (await memberExists(trx, name, phone)) throw new AppError(412);
+    if (await memberExists(trx, name, phone)) throw new AppError(Errors.AccountExists);
     const reserved = await findReservedWallet(trx, { name, phone });
     let key: { keyId: string; address: string };
     if (reserved) {
       // A parallel sign-up of this person claimed it first (its row lock made this one wait).
-      if (!(await markReservedWalletClaimed(trx, reserved.id, id, createdAt))) throw new AppError(412);
+      if (!(await markReservedWalletClaimed(trx, reserved.id, id, createdAt))) throw new AppError(Errors.AccountExists);
       await services.vault.protectWithPin(reserved.key_id, input.pinHash, trx);
       key = { keyId: reserved.key_id, address: reserved.address };
     } else {
@@ -83,7 +84,7 @@ export async function createUser(services: Services, input: CreateUserInput, now
       await trx.insertInto('users').values(row).execute();
     } catch (error) {
       // The same person signed up at the same time in another process (users_person), else the e-mail.
-      if (isUniqueViolation(error)) throw new AppError(/users_person|users\.phone, users\.name/.test(String((error as Error).message)) ? 412 : 413);
+      if (isUniqueViolation(error)) throw new AppError(/users_person|users\.phone, users\.name/.test(String((error as Error).message)) ? Errors.AccountExists : Errors.EmailTaken);
       throw error;
     }
     return row;
@@ -98,7 +99,7 @@ async function memberExists(db: Db | DbTransaction, name: string, phone: string)
 /** Operator unlock after five wrong PINs: the member may approve requests again (406 for an unknown e-mail). */
 export async function unlockMemberPin(services: Services, email: string): Promise<UserRow> {
   const member = await services.store.db.selectFrom('users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
-  if (!member) throw new AppError(406);
+  if (!member) throw new AppError(Errors.UserNotFound);
   await services.vault.resetPinFailures(member.key_id);
   return member;
 }

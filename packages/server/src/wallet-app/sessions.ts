@@ -4,6 +4,7 @@ import type { Services } from '../services.ts';
 import { epochSeconds } from '../store/database.ts';
 import type { UserRow } from '../store/schema.ts';
 import { USER_STATUS } from '../users/commands.ts';
+import { Errors, type ErrorCode } from '../errors/codes.ts';
 
 /**
  * Wallet-app sessions: an opaque bearer token (256 random bits) of which the store keeps only the
@@ -29,16 +30,23 @@ export interface Session {
 
 const SHA256_HEX = /^[0-9a-fA-F]{64}$/;
 
+/** A member who is not active is refused sign-in with the code of the status (set by `user set-status`). */
+const REFUSED_STATUS: Record<number, ErrorCode> = {
+  [USER_STATUS.banned]: Errors.AccountBanned,
+  [USER_STATUS.suspended]: Errors.AccountSuspended,
+  [USER_STATUS.unsubscribed]: Errors.AccountUnsubscribed,
+};
+
 /**
  * Signs a member in with e-mail and password (SHA-256 hex): 406 unknown, 4004 wrong password, 422
- * suspended; wrong passwords and unknown e-mails count towards the same back-off as partners' (4008).
+ * suspended, 421 banned, 423 unsubscribed; wrong passwords and unknown e-mails count towards the same back-off as partners' (4008).
  */
 export async function signIn(services: Services, input: { email: string; password: string; address: string }): Promise<SignedIn> {
-  if (!SHA256_HEX.test(input.password)) throw new AppError(400, { detail: 'password must be the SHA-256 hex of the password' });
+  if (!SHA256_HEX.test(input.password)) throw new AppError(Errors.BadRequest, { detail: 'password must be the SHA-256 hex of the password' });
   const member = await services.signInThrottle.checkPassword(input.address, input.password, () =>
     services.store.db.selectFrom('users').selectAll().where('email', '=', input.email.trim().toLowerCase()).executeTakeFirst(),
   );
-  if (member.status === USER_STATUS.suspended) throw new AppError(422);
+  if (member.status !== USER_STATUS.active) throw new AppError(REFUSED_STATUS[member.status] ?? Errors.AccountStatusUndefined);
   const token = randomBytes(32).toString('base64url');
   const now = epochSeconds();
   const expiresAt = now + services.config.walletApp.sessionLifetimeSeconds;
@@ -52,7 +60,7 @@ export async function signIn(services: Services, input: { email: string; passwor
 /** The session of a bearer token: 4003 when none is given, 402 when it is unknown, expired or revoked. */
 export async function authenticate(services: Services, authorization: string | undefined): Promise<Session> {
   const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
-  if (!token) throw new AppError(4003);
+  if (!token) throw new AppError(Errors.MissingAuthorization);
   const row = await services.store.db
     .selectFrom('wallet_sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
@@ -60,7 +68,7 @@ export async function authenticate(services: Services, authorization: string | u
     .select(['s.id as session_id', 's.expires_at', 's.revoked_at'])
     .where('s.token_hash', '=', tokenHash(token))
     .executeTakeFirst();
-  if (!row || row.revoked_at !== null || Number(row.expires_at) <= epochSeconds()) throw new AppError(402);
+  if (!row || row.revoked_at !== null || Number(row.expires_at) <= epochSeconds()) throw new AppError(Errors.InvalidSession);
   const { session_id: sessionId, expires_at: _expiresAt, revoked_at: _revokedAt, ...member } = row;
   return { sessionId, member };
 }

@@ -14,6 +14,7 @@ import { chainHolderOf, findMintedCardDesign, holdsCardNaming } from '../metadat
 import { cardMetadataDocument } from '../metadata/document.ts';
 import { cardContractById } from '../partner-signing.ts';
 import { readCardStatus } from './card-status.ts';
+import { Errors } from '../../errors/codes.ts';
 
 /**
  * The holder's view of a card, in the wallet-app API (Bearer session):
@@ -33,7 +34,7 @@ export const cardHolderRoutes: FastifyPluginAsync = async (parent) => {
     const contract = await cardContractById(services, nftId);
     const found = await findMintedCardDesign(services, contract, cardId);
     const holder = found && (await chainHolderOf(services, contract, cardId));
-    if (!found || holder !== member.main_address.toLowerCase()) throw new AppError(404);
+    if (!found || holder !== member.main_address.toLowerCase()) throw new AppError(Errors.NotFound);
     // The service's only outbound call: the card's status, fetched for its holder through the guarded client.
     const status = found.metadata.status_url ? await readCardStatus(found.metadata.status_url, services.config.cards.statusUrl) : {};
     return {
@@ -65,7 +66,7 @@ export const cardHolderRoutes: FastifyPluginAsync = async (parent) => {
         return holdsCardNaming(services, address, fileName);
       },
     };
-    if (!file || !(await canReadSecureFile(file, { kind: 'holder', address: member.main_address }, holders))) throw new AppError(404);
+    if (!file || !(await canReadSecureFile(file, { kind: 'holder', address: member.main_address }, holders))) throw new AppError(Errors.NotFound);
     return sendStoredFile(services, request, reply, file, 'private, no-store');
   });
 };

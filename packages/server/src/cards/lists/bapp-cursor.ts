@@ -1,5 +1,6 @@
 import { AppError } from '../../errors/app-error.ts';
 import { MAX_NFT_ID } from '../ids.ts';
+import { Errors } from '../../errors/codes.ts';
 
 /**
  * The opaque keyset cursor of A12: base64url of `bapp:<nft_id>`, the last BApp a page showed. Like
@@ -18,6 +19,6 @@ export function decodeBappCursor(cursor: string): number {
   // Only the canonical spelling is accepted, so one position has exactly one cursor.
   const match = bytes && bytes.toString('base64url') === cursor ? BAPP_POSITION.exec(bytes.toString('utf8')) : null;
   const nftId = match ? Number(match[1]) : NaN;
-  if (!(nftId <= MAX_NFT_ID)) throw new AppError(400, { detail: 'cursor is not a cursor of this list' });
+  if (!(nftId <= MAX_NFT_ID)) throw new AppError(Errors.BadRequest, { detail: 'cursor is not a cursor of this list' });
   return nftId;
 }

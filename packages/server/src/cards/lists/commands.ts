@@ -7,6 +7,7 @@ import { catchUpWithChain } from '../index-freshness.ts';
 import { decodeBappCursor, encodeBappCursor } from './bapp-cursor.ts';
 import { countHeldBappsThrough, findNftContract, listHeldBapps } from './queries.ts';
 import type { BappEntry, BappListAnswer, ListedCard, NftCardListAnswer } from './schema.ts';
+import { Errors } from '../../errors/codes.ts';
 
 /** Page size of A12 (BApps, and cards per BApp) and A13. */
 export const LIST_PAGE_SIZE = 100;
@@ -65,8 +66,8 @@ export async function listPartnerNftCards(
   input: { nftId: number; cursor?: string | undefined; isAll?: boolean | undefined },
 ): Promise<NftCardListAnswer> {
   const contract = await findNftContract(services.store.db, input.nftId);
-  if (!contract?.address || !services.chains.has(contract.chain)) throw new AppError(404);
-  if (input.isAll && input.cursor) throw new AppError(400, { detail: 'isAll cannot be used with cursor' });
+  if (!contract?.address || !services.chains.has(contract.chain)) throw new AppError(Errors.NotFound);
+  if (input.isAll && input.cursor) throw new AppError(Errors.BadRequest, { detail: 'isAll cannot be used with cursor' });
   await catchUpWithChain(services, contract.chain);
 
   const query = { chain: contract.chain, owner: partner.main_address.toLowerCase(), contract: contract.address };
@@ -97,7 +98,7 @@ export async function listCards(services: Services, input: ListCardsByOwnerInput
   try {
     return await services.cardIndex.listByOwner(input);
   } catch (error) {
-    if (error instanceof InvalidCardCursorError) throw new AppError(400, { detail: error.message, cause: error });
+    if (error instanceof InvalidCardCursorError) throw new AppError(Errors.BadRequest, { detail: error.message, cause: error });
     throw error;
   }
 }

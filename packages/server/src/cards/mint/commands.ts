@@ -10,6 +10,7 @@ import { monthKey } from '../../time.ts';
 import { partnerCardContract, transactionRefusalError, unlockPartnerKey, waitUntilMined, type PartnerCardContract } from '../partner-signing.ts';
 import { currentMintCount, releaseMintCount, reserveMintCount } from './mint-count.ts';
 import type { CardDesign } from './payload.ts';
+import { Errors } from '../../errors/codes.ts';
 
 /**
  * Gas one card of a batch may take at most (about 7,000: its 20 bytes of recipient data, its
@@ -187,9 +188,9 @@ export async function mintCards(services: Services, input: MintCardsInput): Prom
  * costs no PIN attempt and leaves nothing behind.
  */
 export async function checkMint(services: Services, partner: PartnerRow, design: CardDesign, cards: number): Promise<PartnerCardContract> {
-  if (cards === 0) throw new AppError(400, { detail: 'no recipients' });
+  if (cards === 0) throw new AppError(Errors.BadRequest, { detail: 'no recipients' });
   const contract = await partnerCardContract(services, partner);
-  if (currentMintCount(partner, services.config.timeZone) + cards > partner.mint_limit) throw new AppError(4080);
+  if (currentMintCount(partner, services.config.timeZone) + cards > partner.mint_limit) throw new AppError(Errors.MintMonthlyLimit);
   await assertOwnSecureFiles(services, partner.id, design.secureFiles);
   return contract;
 }
@@ -265,7 +266,7 @@ async function assertOwnSecureFiles(services: Services, partnerId: string, names
     .execute();
   const known = new Set(found.map((row) => row.name));
   const missing = names.find((name) => !known.has(name));
-  if (missing) throw new AppError(400, { detail: `secure file ${missing} is not a secure upload of this partner` });
+  if (missing) throw new AppError(Errors.BadRequest, { detail: `secure file ${missing} is not a secure upload of this partner` });
 }
 
 const batchSizes = new Map<string, { size: number; at: number }>();

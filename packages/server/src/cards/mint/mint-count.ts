@@ -3,6 +3,7 @@ import { AppError } from '../../errors/app-error.ts';
 import type { Db, DbTransaction } from '../../store/database.ts';
 import type { PartnerRow } from '../../store/schema.ts';
 import { monthKey } from '../../time.ts';
+import { Errors } from '../../errors/codes.ts';
 
 /** Cards a partner minted in the month of `now` (mint_count resets on the 1st, configured time zone). */
 export function currentMintCount(partner: Pick<PartnerRow, 'mint_count' | 'mint_period'>, timeZone: string, now = new Date()): number {
@@ -22,7 +23,7 @@ export async function reserveMintCount(trx: Db | DbTransaction, partnerId: strin
     .where('id', '=', partnerId)
     .where(sql<boolean>`${counted} + ${cards} <= mint_limit`)
     .executeTakeFirst();
-  if (result.numUpdatedRows !== 1n) throw new AppError(4080);
+  if (result.numUpdatedRows !== 1n) throw new AppError(Errors.MintMonthlyLimit);
 }
 
 /** Gives back cards that were counted but not minted (a failed batch), in the month they were counted in. */

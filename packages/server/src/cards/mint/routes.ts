@@ -8,6 +8,7 @@ import { mintCards, type MintOutcome } from './commands.ts';
 import { currentMintCount } from './mint-count.ts';
 import { designOf, mintRuleViolation, type CardDesign, type MintDesignPayload } from './payload.ts';
 import { MintAnswer, MintCountAnswer, mintToAddressBody } from './schema.ts';
+import { Errors } from '../../errors/codes.ts';
 
 /** A7 `POST /v2/wallet/mint` and A9 `GET /v2/wallet/mint/count`. */
 export const mintRoutes: FastifyPluginAsync = async (parent) => {
@@ -24,7 +25,7 @@ export const mintRoutes: FastifyPluginAsync = async (parent) => {
       const partner = requestPartner(request);
       const design = await checkedDesign(request.body, partner, services);
       if (request.body.to_address.some((address) => address.toLowerCase() === zeroAddress)) {
-        throw new AppError(400, { detail: 'to_address holds the zero address' });
+        throw new AppError(Errors.BadRequest, { detail: 'to_address holds the zero address' });
       }
       const outcome = await mintCards(services, {
         partner,
@@ -48,7 +49,7 @@ export async function checkedDesign(
   services: Parameters<typeof assertOwnContract>[0],
 ): Promise<CardDesign> {
   const violation = mintRuleViolation(payload);
-  if (violation) throw new AppError(400, { detail: violation });
+  if (violation) throw new AppError(Errors.BadRequest, { detail: violation });
   await assertOwnContract(services, partner, payload.contract_address);
   return designOf(payload);
 }

@@ -5,6 +5,7 @@ import type { Hex } from 'viem';
 import { AppError } from '../../errors/app-error.ts';
 import { authenticatePartner } from '../../partner-api/auth/authenticate.ts';
 import type { Services } from '../../services.ts';
+import { Errors } from '../../errors/codes.ts';
 
 const ReceiptQuery = Type.Object({ tx_hash: Type.String({ pattern: '^0x[0-9a-fA-F]{64}$' }) }, { additionalProperties: true });
 const ReceiptAnswer = Type.Object({ success: Type.Boolean() });
@@ -26,7 +27,7 @@ export const receiptRoutes: FastifyPluginAsync = async (parent) => {
 export async function receiptSuccess(services: Services, hash: Hex): Promise<boolean> {
   const known = await services.outbox.findByHash(hash);
   if (known) {
-    if (known.status !== 'mined' || known.receiptStatus === null) throw new AppError(4700);
+    if (known.status !== 'mined' || known.receiptStatus === null) throw new AppError(Errors.NoReceipt);
     return known.receiptStatus === 'success';
   }
   const receipt = await services.chains
@@ -36,6 +37,6 @@ export async function receiptSuccess(services: Services, hash: Hex): Promise<boo
       if (error.name === 'TransactionReceiptNotFoundError') return undefined;
       throw error;
     });
-  if (!receipt) throw new AppError(4700);
+  if (!receipt) throw new AppError(Errors.NoReceipt);
   return receipt.status === 'success';
 }

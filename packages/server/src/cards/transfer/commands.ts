@@ -7,6 +7,7 @@ import type { Services } from '../../services.ts';
 import type { PartnerRow } from '../../store/schema.ts';
 import { chainHolderOf } from '../metadata/designs.ts';
 import { cardContractById, submitPartnerTransaction, unlockPartnerKey, type PartnerCardContract } from '../partner-signing.ts';
+import { Errors } from '../../errors/codes.ts';
 
 export interface SendCardInput {
   partner: PartnerRow;
@@ -39,8 +40,8 @@ export async function checkCardSend(services: Services, partner: PartnerRow, nft
 /** A recipient of a sent card: not the zero address, not the partner itself (400). */
 export function assertRecipient(partner: Pick<PartnerRow, 'main_address'>, to: string): void {
   const address = to.toLowerCase();
-  if (address === zeroAddress) throw new AppError(400, { detail: 'to_address is the zero address' });
-  if (address === partner.main_address.toLowerCase()) throw new AppError(400, { detail: 'the partner already holds the card' });
+  if (address === zeroAddress) throw new AppError(Errors.BadRequest, { detail: 'to_address is the zero address' });
+  if (address === partner.main_address.toLowerCase()) throw new AppError(Errors.BadRequest, { detail: 'the partner already holds the card' });
 }
 
 /** Sends a checked card with the unlocked partner key, through the outbox; resolves once mined. */
@@ -75,6 +76,6 @@ export async function burnCard(services: Services, input: BurnCardInput): Promis
 
 async function assertPartnerHolds(services: Services, partner: PartnerRow, contract: PartnerCardContract, cardId: number): Promise<void> {
   const holder = await chainHolderOf(services, contract, cardId);
-  if (!holder) throw new AppError(404, { detail: `card ${cardId} does not exist` });
-  if (holder !== partner.main_address.toLowerCase()) throw new AppError(4201);
+  if (!holder) throw new AppError(Errors.NotFound, { detail: `card ${cardId} does not exist` });
+  if (holder !== partner.main_address.toLowerCase()) throw new AppError(Errors.CardNotHeld);
 }

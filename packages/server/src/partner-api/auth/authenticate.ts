@@ -4,6 +4,7 @@ import { PARTNER_STATUS } from '../../partners/commands.ts';
 import type { Services } from '../../services.ts';
 import type { PartnerRow } from '../../store/schema.ts';
 import { verifyPartnerToken } from './tokens.ts';
+import { Errors } from '../../errors/codes.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,11 +32,11 @@ export function tokenFromAuthorization(header: string | undefined): string | und
  */
 export async function partnerFromAuthorization(services: Services, header: string | undefined): Promise<PartnerRow> {
   const token = tokenFromAuthorization(header);
-  if (!token) throw new AppError(4003);
+  if (!token) throw new AppError(Errors.MissingAuthorization);
   const claims = await verifyPartnerToken({ key: services.tokenKey, issuer: services.config.publicUrl }, token);
   const partner = await services.store.db.selectFrom('partners').selectAll().where('id', '=', claims.sub).executeTakeFirst();
-  if (!partner) throw new AppError(4001, { detail: 'the partner of this token no longer exists' });
-  if (Number(partner.token_version) !== claims.ver) throw new AppError(4044);
+  if (!partner) throw new AppError(Errors.InvalidAccessToken, { detail: 'the partner of this token no longer exists' });
+  if (Number(partner.token_version) !== claims.ver) throw new AppError(Errors.UnknownAccessToken);
   assertPartnerMayAct(partner);
   return partner;
 }
@@ -46,17 +47,17 @@ export function assertPartnerMayAct(partner: Pick<PartnerRow, 'status' | 'contra
     case PARTNER_STATUS.approved:
       break;
     case PARTNER_STATUS.pending:
-      throw new AppError(425);
+      throw new AppError(Errors.NotYetApproved);
     case PARTNER_STATUS.banned:
-      throw new AppError(421);
+      throw new AppError(Errors.AccountBanned);
     case PARTNER_STATUS.suspended:
-      throw new AppError(422);
+      throw new AppError(Errors.AccountSuspended);
     case PARTNER_STATUS.unsubscribed:
-      throw new AppError(423);
+      throw new AppError(Errors.AccountUnsubscribed);
     default:
-      throw new AppError(424);
+      throw new AppError(Errors.AccountStatusUndefined);
   }
-  if (!partner.contract_address) throw new AppError(4005);
+  if (!partner.contract_address) throw new AppError(Errors.NoContractAddress);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { AppError } from '../../errors/app-error.ts';
+import { Errors } from '../../errors/codes.ts';
 
 /** The one algorithm access tokens are signed and accepted with. */
 export const TOKEN_ALGORITHM = 'HS256';
@@ -65,7 +66,7 @@ export async function issuePartnerToken(
  * for a token that is genuine but expired, 4001 for anything else that is not a token of ours.
  */
 export async function verifyPartnerToken(context: TokenContext, token: string): Promise<PartnerTokenClaims> {
-  if (token.length > MAX_TOKEN_LENGTH) throw new AppError(4001);
+  if (token.length > MAX_TOKEN_LENGTH) throw new AppError(Errors.InvalidAccessToken);
   let payload: Record<string, unknown>;
   try {
     ({ payload } = await jwtVerify(token, context.key, {
@@ -77,10 +78,10 @@ export async function verifyPartnerToken(context: TokenContext, token: string): 
     }));
   } catch (error) {
     // jose checks the signature before the claims: only a token we signed can be "expired".
-    if (error instanceof errors.JWTExpired) throw new AppError(4002);
-    throw new AppError(4001, { cause: error });
+    if (error instanceof errors.JWTExpired) throw new AppError(Errors.ExpiredAccessToken);
+    throw new AppError(Errors.InvalidAccessToken, { cause: error });
   }
   const { sub, ver, exp } = payload;
-  if (typeof sub !== 'string' || !Number.isSafeInteger(ver) || typeof exp !== 'number') throw new AppError(4001);
+  if (typeof sub !== 'string' || !Number.isSafeInteger(ver) || typeof exp !== 'number') throw new AppError(Errors.InvalidAccessToken);
   return { sub, ver: ver as number, exp };
 }

@@ -3,6 +3,7 @@ import { hashPassword } from '../../custody/passwords.ts';
 import type { Services } from '../../services.ts';
 import { epochSeconds } from '../../store/database.ts';
 import type { PartnerRow } from '../../store/schema.ts';
+import { Errors } from '../../errors/codes.ts';
 
 /**
  * A2: replaces the password and bumps token_version, which ends every token issued before (4044),
@@ -15,7 +16,7 @@ export async function changePartnerPassword(
   partner: PartnerRow,
   input: { oldPassword: string; newPassword: string; address: string },
 ): Promise<void> {
-  if (input.oldPassword.toLowerCase() === input.newPassword.toLowerCase()) throw new AppError(4007);
+  if (input.oldPassword.toLowerCase() === input.newPassword.toLowerCase()) throw new AppError(Errors.SameAsBefore);
   const current = await services.signInThrottle.checkPassword(input.address, input.oldPassword, () =>
     services.store.db.selectFrom('partners').select(['id', 'password_hash', 'token_version']).where('id', '=', partner.id).executeTakeFirst(),
   );
@@ -26,7 +27,7 @@ export async function changePartnerPassword(
     .where('id', '=', partner.id)
     .where('password_hash', '=', current.password_hash)
     .executeTakeFirst();
-  if (result.numUpdatedRows !== 1n) throw new AppError(4004, { detail: 'the password was changed at the same time' });
+  if (result.numUpdatedRows !== 1n) throw new AppError(Errors.WrongPassword, { detail: 'the password was changed at the same time' });
 }
 
 /**

@@ -9,6 +9,7 @@ import * as uniqueMember from './007-unique-member.ts';
 import * as inviteCharges from './008-invite-charges.ts';
 import * as escrowClaims from './009-escrow-claims.ts';
 import * as claimAttempts from './010-claim-attempts.ts';
+import * as operatorAudit from './011-operator-audit.ts';
 
 export type StoreDialect = 'sqlite' | 'postgres';
 export interface MigrationContext {
@@ -31,6 +32,7 @@ const migrations: Record<string, MigrationModule> = {
   '008-invite-charges': inviteCharges,
   '009-escrow-claims': escrowClaims,
   '010-claim-attempts': claimAttempts,
+  '011-operator-audit': operatorAudit,
 };
 
 export function migrationProvider(context: MigrationContext): MigrationProvider {

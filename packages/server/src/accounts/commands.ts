@@ -1,0 +1,83 @@
+import { recordOperatorAction } from '../audit/store.ts';
+import { AppError } from '../errors/app-error.ts';
+import { Errors } from '../errors/codes.ts';
+import { epochSeconds, type Db } from '../store/database.ts';
+import { normalizePhone } from '../users/phone.ts';
+import { findAccount, searchAccounts, updateAccount, type AccountKind, type AccountRow } from './store.ts';
+
+/**
+ * The statuses the operator sets, as the store keeps them: the code an account in that status is
+ * refused with (A1 and the partner API for partners; member sign-in, and 6501 on approvals).
+ */
+export const ACCOUNT_STATUS = { active: 1, banned: 421, suspended: 422, unsubscribed: 423 } as const;
+export type AccountStatusName = keyof typeof ACCOUNT_STATUS;
+const PARTNER_PENDING = 20;
+
+export function statusName(status: number): string {
+  if (status === PARTNER_PENDING) return 'pending';
+  return (Object.entries(ACCOUNT_STATUS).find(([, code]) => code === status)?.[0] ?? `unknown (${status})`) as string;
+}
+
+/** How an account is named on the command line: `--email`, `--phone` or `--address`. */
+export interface AccountSelector {
+  email?: string;
+  phone?: string;
+  address?: string;
+}
+
+export async function findAccountOrFail<K extends AccountKind>(deps: { db: Db; phoneDefaultCountry: string }, kind: K, by: AccountSelector): Promise<AccountRow<K>> {
+  const phone = by.phone === undefined ? undefined : normalizePhone(by.phone, deps.phoneDefaultCountry);
+  const account = await findAccount(deps.db, kind, { ...by, ...(phone ? { phone } : {}) });
+  if (!account) throw new AppError(Errors.UserNotFound);
+  return account;
+}
+
+export async function listAccounts<K extends AccountKind>(deps: { db: Db }, kind: K, input: { search?: string; limit: number; cursor?: string }) {
+  const accounts = await searchAccounts(deps.db, kind, input);
+  return { accounts, nextCursor: accounts.length === input.limit ? accounts.at(-1)!.email : '' };
+}
+
+/**
+ * Sets an account's status and records the change in the audit log, in one transaction. A partner
+ * made active again must have been approved (its card contract exists): a pending partner is
+ * approved with `partner approve` instead.
+ */
+export async function setAccountStatus<K extends AccountKind>(
+  deps: { db: Db; phoneDefaultCountry: string },
+  kind: K,
+  input: { by: AccountSelector; status: AccountStatusName; actor: string; reason?: string },
+): Promise<AccountRow<K>> {
+  const account = await findAccountOrFail(deps, kind, input.by);
+  const status = ACCOUNT_STATUS[input.status];
+  if (kind === 'partner' && status === ACCOUNT_STATUS.active && !(account as AccountRow<'partner'>).contract_address) {
+    throw new AppError(Errors.BadRequest, { detail: 'this partner was never approved: run partner approve' });
+  }
+  await deps.db.transaction().execute(async (trx) => {
+    await updateAccount(trx, kind, account.id, { status, updated_at: epochSeconds() });
+    await recordOperatorAction(trx, input.actor, {
+      action: `${kind === 'partner' ? 'partner' : 'user'} set-status`,
+      target: `${kind} ${account.email}`,
+      before: { status: statusName(account.status) },
+      after: { status: input.status, ...(input.reason ? { reason: input.reason } : {}) },
+    });
+  });
+  return { ...account, status };
+}
+
+/** Sets a partner's monthly mint limit (4080 past it), recorded in the audit log. */
+export async function setMintLimit(
+  deps: { db: Db; phoneDefaultCountry: string },
+  input: { by: AccountSelector; mintLimit: number; actor: string },
+): Promise<AccountRow<'partner'>> {
+  const partner = await findAccountOrFail(deps, 'partner', input.by);
+  await deps.db.transaction().execute(async (trx) => {
+    await updateAccount(trx, 'partner', partner.id, { mint_limit: input.mintLimit, updated_at: epochSeconds() });
+    await recordOperatorAction(trx, input.actor, {
+      action: 'partner set-mint-limit',
+      target: `partner ${partner.email}`,
+      before: { mint_limit: partner.mint_limit },
+      after: { mint_limit: input.mintLimit },
+    });
+  });
+  return { ...partner, mint_limit: input.mintLimit };
+}
