@@ -112,6 +112,41 @@ async function eventually<T>(what: string, timeoutMs: number, probe: () => Promi
 }
 
 /**
+ * Waits for the index to equal the chain. When it does not, the failure carries what the index
+ * holds beside what the node has (cursors, stored block hashes against the node's, the journal's
+ * newest rows), so a rare failure says where the two parted.
+ */
+async function converged(services: Services, contract: Address): Promise<void> {
+  try {
+    await eventually('the index to equal the chain', 45_000, async () => {
+      const difference = await differenceFromChain(services, contract);
+      if (difference) throw new Error(difference);
+      return true;
+    });
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n${await indexDiagnosis(services, contract)}`);
+  }
+}
+
+async function indexDiagnosis(services: Services, contract: Address): Promise<string> {
+  const { db } = services.store;
+  const client = services.chains.get(CHAIN).client;
+  const head = Number(await client.getBlockNumber({ cacheTime: 0 }));
+  const cursors = await db.selectFrom('card_index_cursors').selectAll().where('chain', '=', CHAIN).execute();
+  const blocks = await db.selectFrom('card_index_blocks').selectAll().where('chain', '=', CHAIN).orderBy('block_number', 'desc').limit(12).execute();
+  const nodeHashes = await Promise.all(blocks.map((block) => client.getBlock({ blockNumber: BigInt(block.block_number) }).then((found) => found.hash, () => 'missing')));
+  const journal = await db.selectFrom('indexed_card_transfers').selectAll().where('chain', '=', CHAIN).where('contract', '=', contract).orderBy('block_number', 'desc').limit(12).execute();
+  const logs = await client.getLogs({ address: contract, fromBlock: 0n, toBlock: BigInt(head) }).catch((error: Error) => error.message);
+  return [
+    `node head ${head}`,
+    `cursors: ${cursors.map((cursor) => `${cursor.contract}@${cursor.last_block}:${cursor.last_block_hash?.slice(0, 10)}`).join(', ')}`,
+    `stored block hashes (index / node): ${blocks.map((block, index) => `${block.block_number} ${block.block_hash.slice(0, 10)}/${nodeHashes[index]?.slice(0, 10)}`).join(', ')}`,
+    `journal (newest): ${journal.map((row) => `${row.block_number}.${row.log_index} #${row.token_id} ${row.to_address.slice(0, 8)} ${row.tx_hash.slice(0, 10)}`).join(', ')}`,
+    `node logs: ${typeof logs === 'string' ? logs : logs.map((log) => `${log.blockNumber}.${log.logIndex} ${log.transactionHash.slice(0, 10)}`).join(', ')}`,
+  ].join('\n');
+}
+
+/**
  * Where the index and the chain disagree about `contract` at the current head (after the index has
  * caught up to it), or undefined when they agree on every card.
  */
@@ -369,11 +404,7 @@ describe('card index on a real node', () => {
     await services.outbox.verifyMined(services.chains.get(CHAIN));
     const remined = await services.outbox.waitForFinal(vanishing.outboxId);
     assert.equal(remined.receiptStatus, 'success');
-    await eventually('the index to equal the chain', 45_000, async () => {
-      const difference = await differenceFromChain(services, partner.contract);
-      if (difference) throw new Error(difference);
-      return true;
-    });
+    await converged(services, partner.contract);
     const replayed = await services.cardIndex.getCard(CHAIN, partner.contract, vanishing.firstTokenId + 11);
     assert.ok(replayed && !replayed.burned, 'the replayed mint is indexed again');
     assert.equal(replayed.mintTxHash, vanishing.txHash);
@@ -410,11 +441,7 @@ describe('card index on a real node', () => {
         .execute();
       return pending.length === 0 ? true : undefined;
     });
-    await eventually('the index to equal the chain', 45_000, async () => {
-      const difference = await differenceFromChain(services, partner.contract);
-      if (difference) throw new Error(difference);
-      return true;
-    });
+    await converged(services, partner.contract);
   });
 
   test('when the node loses only its newest blocks, mints among them replayed, the index converges to the chain again', async (t) => {
@@ -451,11 +478,7 @@ describe('card index on a real node', () => {
         const pending = await services.store.db.selectFrom('outbox_transactions').select('id').where('status', '=', 'signed').execute();
         return pending.length === 0 ? true : undefined;
       });
-      await eventually('the index to equal the chain', 45_000, async () => {
-        const difference = await differenceFromChain(services, partner.contract);
-        if (difference) throw new Error(difference);
-        return true;
-      });
+      await converged(services, partner.contract);
       const replayed = await services.cardIndex.getCard(CHAIN, partner.contract, lost.firstTokenId);
       if (headAfter >= Number(kept.blockNumber) && headAfter < Number(head)) {
         // The lost mint is back through the outbox; the direct transfer, sent around it, is gone.
