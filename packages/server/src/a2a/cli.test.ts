@@ -126,6 +126,11 @@ describe('wallet-service a2a, fee-credential, service-key and blacklist commands
     assert.equal(await services.chains.get('main').client.getBalance({ address: created.fee_payer_address }), parseEther('3'));
     const stored = await services.store.db.selectFrom('a2a_fee_credentials').selectAll().execute();
     assert.ok(!JSON.stringify(stored).includes(created.credential), 'only the hash of the credential is stored');
+    // Both creations are in the operator's audit log, without the secrets they showed once.
+    const audit = await services.store.db.selectFrom('operator_audit').selectAll().where('action', 'in', ['fee-credential create', 'service-key create']).execute();
+    assert.deepEqual(audit.map((entry) => entry.action).sort(), ['fee-credential create', 'service-key create']);
+    assert.equal(JSON.parse(audit.find((entry) => entry.action === 'fee-credential create')!.after_json!).id, created.id);
+    assert.ok(!JSON.stringify(audit).includes(created.credential) && !JSON.stringify(audit).includes(key), 'no secret in the audit log');
     const prepared = await prepare(app, {
       bapp: { ...BAPP, kas_authorization_key: created.credential },
       type: 'send_coin',

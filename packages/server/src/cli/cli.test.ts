@@ -215,6 +215,16 @@ describe('wallet-service serve and operator CLI (child processes)', () => {
     const older = json(cli('audit', 'list', '--limit', '100', '--cursor', audit.next_cursor, '--json'));
     assert.ok(older.entries.some((entry: { action: string; after: { mint_limit?: number } }) => entry.action === 'partner set-mint-limit' && entry.after.mint_limit === 7));
     assert.ok(older.entries.some((entry: { action: string; after: { reason?: string } }) => entry.action === 'partner set-status' && entry.after.reason === 'review'));
+    assert.ok(older.entries.some((entry: { action: string; target: string }) => entry.action === 'partner approve' && entry.target === 'status@example.com'));
+  });
+
+  test('limits show prints the limits in force, each with the code past it', () => {
+    const limits = JSON.parse(cli('limits', 'show', '--json').stdout);
+    assert.deepEqual(
+      [limits.invite_receiver_daily_4114, limits.invite_receiver_monthly_4115, limits.execute_contract_daily_6200, limits.partner_default_mint_monthly_4080],
+      [3, 10, 100, 10_000],
+    );
+    assert.equal(limits.partner_api_requests_429, '300 per 60 s per client address');
   });
 
   test('the store holds no plaintext private key or mnemonic', async () => {

@@ -12,7 +12,7 @@ import { serve } from './serve.ts';
 import { required, sixDigitPin, UsageError, wholeNumber } from './options.ts';
 import { withRunningServiceUrl } from './service-record.ts';
 import { ACCOUNT_STATUS, findAccountOrFail, listAccounts, setAccountStatus, setMintLimit, statusName, type AccountSelector, type AccountStatusName } from '../accounts/commands.ts';
-import { listOperatorActions, operatorName } from '../audit/store.ts';
+import { listOperatorActions, operatorName, recordOperatorAction } from '../audit/store.ts';
 import type { PartnerRow, UserRow } from '../store/schema.ts';
 import { a2aCommands, A2A_CLI_OPTIONS, A2A_CLI_USAGE } from '../a2a/cli-commands.ts';
 
@@ -42,6 +42,7 @@ Commands:
   user set-status (--email E | ...) --status active|suspended|banned|unsubscribed [--reason R]
                                           sign-in answers 422, 421 or 423; approvals 6501
   audit list [--limit N] [--cursor C]     operator actions, newest first
+  limits show                             the daily and monthly limits in force (set in config)
   faucet --to ADDRESS --amount COIN [--chain main]
                                           send coins from the operator account
 ${A2A_CLI_USAGE}
@@ -119,6 +120,9 @@ export async function main(argv: string[]): Promise<number> {
     const services = await openServices(withRunningServiceUrl(config), { chainMode: 'attach', runOutbox: true, log: quietLogger(config) });
     try {
       const result = await handler(services, values, args);
+      if (AUDITED_AFTER_THE_FACT.has(name)) {
+        await recordOperatorAction(services.store.db, operatorName(), { action: name, target: targetOf(values, args), before: null, after: withoutSecrets(result) });
+      }
       print(result, values.json ?? false);
       return 0;
     } finally {
@@ -204,12 +208,47 @@ const COMMANDS: Record<string, Handler> = {
   'user list': async (services, values) => listed(services, 'member', values),
   'user show': async (services, values) => presentAccount('member', await findAccountOrFail(accountDeps(services), 'member', selector(values))),
   'user set-status': async (services, values) => presentAccount('member', await setAccountStatus(accountDeps(services), 'member', statusChange(values))),
+  'limits show': async (services) => {
+    const { invites, a2a, partners, partnerApi, timeZone } = services.config;
+    // Each limit with the code a request past it answers; 0 means no limit.
+    return {
+      time_zone: timeZone,
+      invite_sender_daily_4112: invites.senderDailyLimit,
+      invite_receiver_daily_4114: invites.receiverDailyLimit,
+      invite_receiver_monthly_4115: invites.receiverMonthlyLimit,
+      execute_contract_daily_6200: a2a.executeContractDailyLimit,
+      partner_default_mint_monthly_4080: partners.defaultMintLimit,
+      partner_api_requests_429: `${partnerApi.rateLimit.max} per ${partnerApi.rateLimit.timeWindowMs / 1000} s per client address`,
+    };
+  },
   'audit list': async (services, values) => {
     const page = await listOperatorActions(services.store.db, { limit: pageLimit(values), ...(values.cursor ? { cursor: values.cursor } : {}) });
     return { entries: page.entries, next_cursor: page.nextCursor };
   },
   ...a2aCommands,
 };
+
+/**
+ * Commands that change something and record it once they have succeeded (the account commands
+ * record before and after inside their own transaction); reading commands record nothing.
+ */
+const AUDITED_AFTER_THE_FACT = new Set([
+  'partner create', 'partner approve', 'partner unlock', 'user create', 'user unlock', 'faucet',
+  'a2a approve', 'a2a cancel', 'fee-credential create', 'fee-credential revoke', 'service-key create',
+  'blacklist add', 'blacklist remove',
+]);
+
+/** What a command acted on, from its options. */
+function targetOf(values: Values, args: string[]): string {
+  const named = values.email ?? values.user ?? values['request-key'] ?? values.to ?? values.id ?? values.name ?? values.chain;
+  return String(args[0] ?? named ?? '');
+}
+
+/** Secrets shown once (credentials, service keys) never reach the audit log. */
+const SECRET_FIELDS = new Set(['credential', 'service_key', 'kas_authorization_key']);
+function withoutSecrets(result: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(result).filter(([field]) => !SECRET_FIELDS.has(field)));
+}
 
 const accountDeps = (services: Services) => ({ db: services.store.db, phoneDefaultCountry: services.config.phoneDefaultCountry });
 
