@@ -7,7 +7,7 @@ import { healthRoutes } from './health/routes.ts';
 import { a2aRoutes } from './a2a/routes.ts';
 import { A2aRuntime } from './a2a/runtime.ts';
 import { walletAppRoutes } from './wallet-app/routes.ts';
-import { walletPageRoutes } from './wallet-app/page.ts';
+import { walletAppStaticRoutes } from './wallet-app/static-app.ts';
 import { partnerApiRoutes } from './partner-api/index.ts';
 import { fileRoutes } from './uploads/file-routes.ts';
 import { exampleRoutes } from './examples/routes.ts';
@@ -88,7 +88,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const a2a = new A2aRuntime(options.services);
   await app.register(a2aRoutes, { prefix: '/v2/a2a', runtime: a2a });
   await app.register(walletAppRoutes, { listener: a2a });
-  await app.register(walletPageRoutes);
+  await app.register(walletAppStaticRoutes);
   await app.register(partnerApiRoutes);
   await app.register(fileRoutes);
   await app.register(exampleRoutes);

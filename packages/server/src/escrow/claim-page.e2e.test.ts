@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { cardNftAbi } from '@wallet-service/contracts';
-import type { Address } from 'viem';
+import { getAddress, type Address } from 'viem';
 import { signedInMember } from '../a2a/test-support.ts';
 import { buildMintPayload, mintOk, partnerCall } from '../cards/testing/card-factories.ts';
 import { signedInPartner } from '../partner-api/testing/partner-session.ts';
@@ -53,19 +53,20 @@ test('a member opens a claim link in Chromium, signs in, sees the card and claim
   });
   try {
     await page.goto(card.url);
-    await page.waitForSelector('#sign-in:not([hidden])');
-    assert.equal(await page.textContent('#message'), 'Sign in to claim the card.');
-    await page.fill('#email', member.user.email);
-    await page.fill('#password', member.password);
-    await page.click('#sign-in button[type=submit]');
+    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    assert.equal(await page.textContent('.lead'), 'Sign in to claim the card.');
+    await page.getByLabel('E-mail').fill(member.user.email);
+    await page.getByLabel('Password').fill(member.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
 
-    await page.waitForSelector('#claim:not([hidden])');
-    assert.match((await page.textContent('#claim-summary')) ?? '', /sent you the card "Concert Ticket"/);
-    assert.match((await page.textContent('#claim-details')) ?? '', /Waiting for you to claim it/);
-    await page.click('#claim-button');
-    await page.waitForFunction(() => document.querySelector('#message')?.textContent === 'The card is yours.');
-    assert.match((await page.textContent('#claim-details')) ?? '', new RegExp(`Claimed to${member.address.toLowerCase()}`));
-    assert.equal(await page.isHidden('#claim-button'), true);
+    await page.getByRole('heading', { level: 1, name: 'A card for you' }).waitFor();
+    assert.match((await page.textContent('main')) ?? '', /sent you the card Concert Ticket/);
+    assert.equal(await page.textContent('#claim-status'), 'Waiting for you to claim it');
+    await page.getByRole('button', { name: 'Claim the card' }).click();
+    await page.getByRole('heading', { level: 1, name: 'The card is yours' }).waitFor();
+    assert.equal(await page.textContent('#claim-status'), 'Claimed');
+    assert.match((await page.textContent('main')) ?? '', new RegExp(`Claimed to${getAddress(member.address)}`));
+    assert.equal(await page.locator('#claim-button').count(), 0);
 
     const owner = await t.services.chains.get('main').client.readContract({
       address: card.partner.contractAddress as Address,
@@ -77,9 +78,9 @@ test('a member opens a claim link in Chromium, signs in, sees the card and claim
 
     // Opened again later, the link says the card is claimed and offers nothing more.
     await page.reload();
-    await page.waitForSelector('#claim:not([hidden])');
-    assert.match((await page.textContent('#claim-details')) ?? '', /Claimed/);
-    assert.equal(await page.isHidden('#claim-button'), true);
+    await page.getByRole('heading', { level: 1, name: 'A card for you' }).waitFor();
+    assert.equal(await page.textContent('#claim-status'), 'Claimed');
+    assert.equal(await page.locator('#claim-button').count(), 0);
     assert.deepEqual(problems, []);
     assert.ok(requested.some((url) => url.endsWith(card.pathname)), 'the claim page was loaded');
     assert.ok(requested.every((url) => !url.includes(card.secret)), 'no URL the browser requested carries the secret');
@@ -95,13 +96,14 @@ test('a claim link without its secret, or with a wrong one, says so and claims n
   const page = await context.newPage();
   try {
     await page.goto(`${baseUrl}${card.pathname}`);
-    await page.fill('#email', member.user.email);
-    await page.fill('#password', member.password);
-    await page.click('#sign-in button[type=submit]');
-    await page.waitForFunction(() => /incomplete/.test(document.querySelector('#message')?.textContent ?? ''));
+    await page.getByLabel('E-mail').fill(member.user.email);
+    await page.getByLabel('Password').fill(member.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'This claim link is incomplete' }).waitFor();
+    // Another fragment pasted into the address bar: the page follows it without a reload.
     await page.goto(`${baseUrl}${card.pathname}#${'0'.repeat(64)}`);
-    await page.waitForFunction(() => /4206/.test(document.querySelector('#message')?.textContent ?? ''));
-    assert.equal(await page.isHidden('#claim'), true);
+    await page.getByRole('alert').filter({ hasText: 'This claim link is not valid' }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Claim the card' }).count(), 0);
   } finally {
     await context.close();
   }

@@ -14,6 +14,8 @@ export interface RequestView {
   bapp: { name: string; callback: { success?: string; fail?: string } | null };
   /** One line for the confirmation screen. */
   summary: string;
+  /** The address the BApp asked to act from (only that member may approve), or null for any member. */
+  from: string | null;
   /** The BApp pays the fee through a fee-delegation credential. */
   fee_delegated: boolean;
   estimated_gas: number | null;
@@ -29,6 +31,8 @@ export interface RequestView {
     value: string;
     function?: string | null;
     params?: unknown[] | null;
+    /** execute_contract given as abi + params: the ABI items, which decode `data` for the member. */
+    abi?: unknown[];
     /** The calldata that will be signed. */
     data: string;
   };
@@ -46,6 +50,7 @@ export function describeRequest(row: A2aRequestRow, action: Action, viewer: Addr
     expiration_time: Number(row.expiration_time),
     bapp: { name: row.bapp_name, callback: row.bapp_callback ? JSON.parse(row.bapp_callback) : null },
     summary: '',
+    from: 'from' in action ? action.from : null,
     fee_delegated: row.fee_credential_id !== null,
     estimated_gas: row.estimated_gas === null ? null : Number(row.estimated_gas),
   };
@@ -100,6 +105,7 @@ export function describeRequest(row: A2aRequestRow, action: Action, viewer: Addr
           value: action.value,
           function: action.function,
           params: action.params,
+          ...(action.function !== null ? { abi: action.abi } : {}),
           data: action.call.data,
         },
       };

@@ -1,14 +1,16 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import vm from 'node:vm';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Fastify from 'fastify';
 import { after, before, describe, test } from 'node:test';
 import type { App } from '../app.ts';
 import { sha256Hex } from '../custody/passwords.ts';
 import { openTestApp, type TestApp, type TestServices } from '../testing/test-services.ts';
-import { encodeFunctionData } from 'viem';
+import { decodeFunctionData, encodeFunctionData } from 'viem';
 import { cardNftAbi } from '@wallet-service/contracts';
-import { BAPP, mintCards, openAs, prepareKey, result, signedInMember, walletApp } from '../a2a/test-support.ts';
-import { WALLET_PAGE_SCRIPT } from './page.ts';
+import { BAPP, deployFromOperator, fixtureContracts, mintCards, openAs, prepareKey, result, signedInMember, walletApp } from '../a2a/test-support.ts';
+import { WALLET_APP_DIST, WALLET_APP_HEADERS, walletAppStaticRoutes } from './static-app.ts';
 
 /** The wallet-app API: sessions, and what the member sees before approving. */
 describe('wallet-app API', () => {
@@ -97,6 +99,7 @@ describe('wallet-app API', () => {
       expiration_time: view.expiration_time,
       bapp: { name: 'Shop', callback: { success: 'shop://done', fail: 'shop://failed' } },
       summary: `Send 1.5 coin to ${to} on main`,
+      from: null,
       fee_delegated: false,
       estimated_gas: null,
       transaction: { from: null, to, amount: '1.5', value: '1500000000000000000', data: '0x' },
@@ -126,114 +129,75 @@ describe('wallet-app API', () => {
     );
   });
 
-  test('the web wallet page: served at / with the request link, script approves through the API', async () => {
-    const page = await app.inject({ method: 'GET', url: '/?target=/a2a?request_key=0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0' });
-    assert.equal(page.statusCode, 200);
-    assert.match(page.headers['content-type'] as string, /^text\/html/);
-    assert.equal(page.headers['x-frame-options'], 'DENY');
-    assert.match(page.body, /<script src="\/wallet-app\.js"><\/script>/);
-    const script = await app.inject({ method: 'GET', url: '/wallet-app.js' });
-    assert.match(script.headers['content-type'] as string, /^text\/javascript/);
+  test('execute_contract given as abi + params: the view carries the ABI that decodes its calldata, and the from address', async () => {
+    const member = await signedInMember(app, services, { coins: '1' });
+    const target = await deployFromOperator(services, fixtureContracts().target);
+    const add = { type: 'function', name: 'add', stateMutability: 'payable', inputs: [{ name: 'x', type: 'uint256' }], outputs: [] };
+    const key = await prepareKey(app, {
+      bapp: BAPP,
+      type: 'execute_contract',
+      transaction: { to: target, value: '0', abi: [add], params: ['7'], from: member.address },
+    });
+    const view = (await openAs(app, member.token, key)).json();
+    assert.equal(view.from, member.address);
+    assert.deepEqual(view.transaction.abi, [add]);
+    const decoded = decodeFunctionData({ abi: view.transaction.abi, data: view.transaction.data });
+    assert.deepEqual([decoded.functionName, decoded.args], ['add', [7n]]);
 
-    // Run the page script against the real API with a tiny DOM stand-in and no crypto.subtle, so
-    // the built-in SHA-256 is what hashes the password and PIN.
-    const member = await signedInMember(app, services);
-    const key = await prepareKey(app, { bapp: BAPP, type: 'sign_message', message: { value: 'from the page' } });
-    const page$ = fakePage(`?target=/a2a?request_key=${key}`, app);
-    page$.run(script.body);
-    await page$.settle();
-    assert.equal(page$.element('sign-in').hidden, false);
-    page$.element('email').value = member.user.email;
-    page$.element('password').value = member.password;
-    await page$.fire('sign-in', 'submit');
-    assert.equal(page$.element('request').hidden, false, page$.element('message').textContent);
-    assert.equal(page$.element('summary').textContent, 'Sign the message "from the page"');
-    assert.equal((await result(app, key)).json().status, 'requested');
-    page$.element('pin').value = member.pin;
-    await page$.fire('decision', 'submit');
-    const final = (await result(app, key)).json();
-    assert.equal(final.status, 'completed', page$.element('message').textContent);
-    assert.equal(page$.element('message').textContent, 'Approved.');
+    const encoded = await prepareKey(app, {
+      bapp: BAPP,
+      type: 'execute_contract',
+      transaction: { to: target, encoded_function_call: view.transaction.data },
+    });
+    const encodedView = (await openAs(app, member.token, encoded)).json();
+    assert.equal(encodedView.from, null);
+    assert.equal('abi' in encodedView.transaction, false, 'no ABI was given: none is shown');
   });
 });
 
-interface FakeElement {
-  hidden: boolean;
-  value: string;
-  textContent: string;
-  className: string;
-  disabled: boolean;
-  href: string;
-  listeners: Record<string, (event: { preventDefault(): void }) => Promise<void> | void>;
-  addEventListener(type: string, listener: (event: { preventDefault(): void }) => Promise<void> | void): void;
-  append(...children: FakeElement[]): void;
-}
+/** The built wallet app (packages/wallet-app/dist) served at its paths with the strict headers. */
+describe('the wallet app is served as static files', () => {
+  let testApp: TestApp;
+  before(async () => {
+    testApp = await openTestApp();
+  });
+  after(() => testApp?.cleanup());
 
-/** Just enough of a browser for the page script: elements by id, sessionStorage, fetch into app.inject. */
-function fakePage(search: string, app: App) {
-  const elements = new Map<string, FakeElement>();
-  const make = (): FakeElement => ({
-    hidden: true,
-    value: '',
-    textContent: '',
-    className: '',
-    disabled: false,
-    href: '',
-    listeners: {},
-    addEventListener(type, listener) {
-      this.listeners[type] = listener;
-    },
-    append() {},
+  test('index.html at /, /sign-in and /claim/<id>, with no inline script; its hashed files under /assets', async () => {
+    const { app } = testApp;
+    const built = readFileSync(join(WALLET_APP_DIST, 'index.html'), 'utf8');
+    for (const url of ['/?target=/a2a?request_key=0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0', '/sign-in', '/claim/AAAAAAAAAAAAAAAAAAAAAA']) {
+      const page = await app.inject({ method: 'GET', url });
+      assert.equal(page.statusCode, 200, url);
+      assert.match(String(page.headers['content-type']), /^text\/html/);
+      assert.equal(page.headers['content-security-policy'], WALLET_APP_HEADERS['content-security-policy']);
+      assert.equal(page.headers['x-frame-options'], 'DENY');
+      assert.equal(page.headers['cache-control'], 'no-store');
+      assert.equal(page.body, built);
+    }
+    assert.doesNotMatch(built, /<script(?![^>]*\bsrc=)[^>]*>/, 'every script is a file');
+    assert.doesNotMatch(built, /<style|\sstyle=/, 'every style is a file');
+    const files = [...built.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((match) => match[1]!);
+    assert.ok(files.some((file) => file.endsWith('.js')) && files.some((file) => file.endsWith('.css')), built);
+    for (const file of files) {
+      const asset = await app.inject({ method: 'GET', url: file });
+      assert.equal(asset.statusCode, 200, file);
+      assert.equal(asset.headers['content-security-policy'], WALLET_APP_HEADERS['content-security-policy']);
+      assert.match(String(asset.headers['cache-control']), /immutable/);
+    }
+    const missing = await app.inject({ method: 'GET', url: '/assets/none.js' });
+    assert.deepEqual([missing.statusCode, missing.json()], [404, { code: 404, err: 'not Found' }]);
+    const outside = await app.inject({ method: 'GET', url: '/assets/../index.html' });
+    assert.notEqual(outside.statusCode, 200);
+    assert.equal((await app.inject({ method: 'GET', url: '/wallet-app.js' })).statusCode, 404, 'the old page script is gone');
   });
-  const element = (id: string) => {
-    if (!elements.has(id)) elements.set(id, make());
-    return elements.get(id)!;
-  };
-  const storage = new Map<string, string>();
-  const pending: Promise<unknown>[] = [];
-  const context = vm.createContext({
-    document: { getElementById: element, createElement: make },
-    location: { search, pathname: '/', hash: '', reload() {} },
-    sessionStorage: {
-      getItem: (key: string) => storage.get(key) ?? null,
-      setItem: (key: string, value: string) => storage.set(key, value),
-      removeItem: (key: string) => storage.delete(key),
-    },
-    fetch: (url: string, init: { method: string; headers: Record<string, string>; body?: string }) => {
-      const call = app
-        .inject({ method: init.method as 'GET', url, headers: init.headers, ...(init.body ? { payload: init.body } : {}) })
-        .then((response) => ({ ok: response.statusCode < 300, status: response.statusCode, json: async () => response.json() }));
-      pending.push(call);
-      return call;
-    },
-    window: { addEventListener() {} },
-    URL,
-    URLSearchParams,
-    TextEncoder,
-    DataView,
-    Uint8Array,
-    Array,
-    Math,
-    JSON,
-    String,
-    Date,
-    Promise,
-    encodeURIComponent,
+
+  test('without a build, the app paths answer 503 saying how to build it', async () => {
+    const bare = Fastify();
+    await bare.register(walletAppStaticRoutes, { distDir: join(WALLET_APP_DIST, 'no-such-build') });
+    const answer = await bare.inject({ method: 'GET', url: '/' });
+    assert.equal(answer.statusCode, 503);
+    assert.match(answer.json().message, /npm install/);
+    await bare.close();
   });
-  return {
-    element,
-    run(source: string) {
-      vm.runInContext(source, context);
-    },
-    async settle() {
-      for (let round = 0; round < 20; round++) {
-        await Promise.all(pending.splice(0));
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-    },
-    async fire(id: string, type: string) {
-      await element(id).listeners[type]!({ preventDefault() {} });
-      await this.settle();
-    },
-  };
-}
+});

@@ -1,0 +1,66 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyPluginAsync } from 'fastify';
+
+/**
+ * The wallet app's build (packages/wallet-app, built by `npm install`): index.html and the hashed
+ * files under assets/.
+ */
+export const WALLET_APP_DIST = join(dirname(createRequire(import.meta.url).resolve('@wallet-service/wallet-app/package.json')), 'dist');
+
+/**
+ * The paths that open the app, each answered with its index.html; the app's router picks the screen.
+ * `/` carries the App2App universal link (`/?target=/a2a?request_key=K`), `/claim/<id>` an escrow
+ * claim link (its secret is in the fragment, which browsers never send).
+ */
+export const WALLET_APP_PATHS = ['/', '/sign-in', '/claim/:claim_id'];
+
+/**
+ * No inline script or style anywhere in the build, so none is allowed; the app talks to this
+ * origin only; card pictures may come from any https host (the storage's public URL). The page
+ * cannot be framed (clickjacking) and sends no referrer (a claim link's path names its claim).
+ */
+export const WALLET_APP_HEADERS = {
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; connect-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+};
+
+/** Serves the built wallet app at the service's root, or says how to build it when it is missing. */
+export const walletAppStaticRoutes: FastifyPluginAsync<{ distDir?: string }> = async (app, options) => {
+  const distDir = options.distDir ?? WALLET_APP_DIST;
+  if (!existsSync(join(distDir, 'index.html'))) {
+    for (const path of [...WALLET_APP_PATHS, '/assets/*']) {
+      app.get(path, async (_request, reply) =>
+        reply.status(503).headers(WALLET_APP_HEADERS).send({
+          code: 503,
+          err: 'service unavailable',
+          message: 'the wallet app is not built: run npm install (or npm run build --workspace @wallet-service/wallet-app)',
+        }),
+      );
+    }
+    return;
+  }
+  await app.register(fastifyStatic, {
+    root: join(distDir, 'assets'),
+    prefix: '/assets/',
+    index: false,
+    wildcard: true,
+    // The names carry a hash of the content: a changed file is a new name.
+    immutable: true,
+    maxAge: '365d',
+    setHeaders: (response) => {
+      for (const [name, value] of Object.entries(WALLET_APP_HEADERS)) response.header(name, value);
+    },
+  });
+  for (const path of WALLET_APP_PATHS) {
+    app.get(path, async (_request, reply) =>
+      // index.html names the current hashed files: never kept, so a new build is picked up at once.
+      reply.headers(WALLET_APP_HEADERS).header('cache-control', 'no-store').sendFile('index.html', distDir, { cacheControl: false }),
+    );
+  }
+};

@@ -1,0 +1,235 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, ApiError } from '../api.ts';
+import type { Member, RequestOutcome, RequestView } from '../api-types.ts';
+import { ASKS_TO, RequestDetails } from '../components/request-details.tsx';
+import { Details, Loading, Mono, Screen } from '../components/screen.tsx';
+import { address, safeLink, sameAddress } from '../format.ts';
+import { describeError } from '../messages.ts';
+
+type State =
+  | { phase: 'loading' }
+  | { phase: 'open'; view: RequestView }
+  /** Nothing more can be done with it: expired, finished before, unknown. */
+  | { phase: 'closed'; title: string; message: string; view?: RequestView }
+  | { phase: 'decided'; view: RequestView; outcome: RequestOutcome };
+
+/** The address a request must be approved from, when the BApp named one. */
+function requiredFrom(view: RequestView): string | null {
+  return view.from ?? view.transaction?.from ?? view.message?.from ?? null;
+}
+
+const FINISHED: Record<string, string> = {
+  completed: 'This request was already approved.',
+  canceled: 'This request was canceled.',
+  error: 'This request ended in an error.',
+};
+
+/**
+ * An App2App request (the universal link `/?target=/a2a?request_key=K`): what it will do, then the
+ * PIN to approve it, or cancel; afterwards the way back to the BApp. A request for another member's
+ * address is refused here, before any PIN is asked.
+ */
+export function Confirm(props: { member: Member; requestKey: string }) {
+  const [state, setState] = useState<State>({ phase: 'loading' });
+
+  useEffect(() => {
+    let cancelled = false;
+    setState({ phase: 'loading' });
+    (async (): Promise<State> => {
+      try {
+        return { phase: 'open', view: await api.openRequest(props.requestKey) };
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        if (error.code === 6001) return { phase: 'closed', title: 'Request expired', message: describeError(error) };
+        // Finished requests can still be read: say how they ended.
+        const view = await api.viewRequest(props.requestKey).catch(() => undefined);
+        if (view && FINISHED[view.status]) return { phase: 'closed', title: 'Request finished', message: FINISHED[view.status]!, view };
+        return { phase: 'closed', title: 'Request unavailable', message: describeError(error) };
+      }
+    })().then(
+      (next) => !cancelled && setState(next),
+      (error) => !cancelled && setState({ phase: 'closed', title: 'Request unavailable', message: describeError(error) }),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [props.requestKey]);
+
+  switch (state.phase) {
+    case 'loading':
+      return (
+        <Screen title="Request">
+          <Loading what="Loading the request" />
+        </Screen>
+      );
+    case 'closed':
+      return (
+        <Screen title={state.title}>
+          <p class="notice" role="alert">
+            {state.message}
+          </p>
+          {state.view && <ReturnLink view={state.view} success={state.view.status === 'completed'} />}
+        </Screen>
+      );
+    case 'decided':
+      return <Decided view={state.view} outcome={state.outcome} />;
+    case 'open':
+      return (
+        <OpenRequest
+          view={state.view}
+          member={props.member}
+          onDecided={(outcome) => setState({ phase: 'decided', view: state.view, outcome })}
+          onClosed={(title, message) => setState({ phase: 'closed', title, message, view: state.view })}
+        />
+      );
+  }
+}
+
+function OpenRequest(props: {
+  view: RequestView;
+  member: Member;
+  onDecided: (outcome: RequestOutcome) => void;
+  onClosed: (title: string, message: string) => void;
+}) {
+  const { view, member } = props;
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState<'approve' | 'cancel' | null>(null);
+  const pin = useRef<HTMLInputElement>(null);
+  const from = requiredFrom(view);
+  const foreign = from !== null && !sameAddress(from, member.main_address);
+
+  async function decide(action: 'approve' | 'cancel') {
+    setBusy(action);
+    setError('');
+    try {
+      const outcome = action === 'approve' ? await api.approveRequest(view.request_key, pin.current!.value) : await api.cancelRequest(view.request_key);
+      props.onDecided(outcome);
+    } catch (caught) {
+      if (caught instanceof ApiError && (caught.code === 6001 || caught.code === 6011)) {
+        props.onClosed(caught.code === 6001 ? 'Request expired' : 'Request finished', describeError(caught));
+        return;
+      }
+      setError(describeError(caught));
+      setBusy(null);
+      if (pin.current) {
+        pin.current.value = '';
+        pin.current.focus();
+      }
+    }
+  }
+
+  return (
+    <Screen title="Confirm request">
+      <p class="lead">
+        <strong class="bapp">{view.bapp.name}</strong> asks you to {ASKS_TO[view.type]}.
+      </p>
+      <p class="muted small">The app gave this name itself; the wallet cannot check it.</p>
+      <RequestDetails view={view} member={member.main_address} />
+      {foreign ? (
+        <div class="stack">
+          <p class="notice" role="alert" id="foreign-from">
+            This request is for the wallet <Mono>{address(from!)}</Mono>, not yours (<Mono>{address(member.main_address)}</Mono>). It
+            cannot be approved here. Sign in as that member, or cancel it.
+          </p>
+          <button type="button" onClick={() => decide('cancel')} disabled={busy !== null}>
+            Cancel request
+          </button>
+        </div>
+      ) : (
+        <form
+          id="decision"
+          class="stack"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void decide('approve');
+          }}
+        >
+          <label for="pin">PIN (6 digits)</label>
+          <input
+            id="pin"
+            ref={pin}
+            type="password"
+            inputMode="numeric"
+            autocomplete="off"
+            pattern="[0-9]{6}"
+            maxLength={6}
+            title="Your 6-digit PIN"
+            required
+            aria-describedby={error ? 'decision-error' : undefined}
+          />
+          {error && (
+            <p id="decision-error" class="error" role="alert">
+              {error}
+            </p>
+          )}
+          <div class="actions">
+            <button class="primary" type="submit" disabled={busy !== null}>
+              {busy === 'approve' ? 'Approving…' : 'Approve'}
+            </button>
+            <button type="button" onClick={() => decide('cancel')} disabled={busy !== null}>
+              {busy === 'cancel' ? 'Canceling…' : 'Cancel request'}
+            </button>
+          </div>
+        </form>
+      )}
+    </Screen>
+  );
+}
+
+const RESULT_LABELS: Record<string, string> = {
+  tx_hash: 'Transaction',
+  status: 'Transaction status',
+  signature: 'Signature',
+  hash: 'Signed hash',
+  main_address: 'Address',
+  bitcoin_address: 'Bitcoin address',
+  solana_address: 'Solana address',
+  tron_address: 'Tron address',
+  xrpl_address: 'XRPL address',
+};
+
+const TRANSACTION_STATUS: Record<string, string> = {
+  pending: 'sent, waiting to be mined',
+  success: 'mined',
+  fail: 'failed on chain',
+};
+
+function Decided(props: { view: RequestView; outcome: RequestOutcome }) {
+  const { outcome } = props;
+  const title = outcome.status === 'completed' ? 'Approved' : outcome.status === 'canceled' ? 'Request canceled' : 'Not carried out';
+  const result = outcome.result ?? {};
+  const rows = Object.entries(RESULT_LABELS)
+    .filter(([key]) => result[key] !== undefined)
+    .map(([key, label]): [string, ComponentChildren] => [
+      label,
+      key === 'status' ? (TRANSACTION_STATUS[result[key]!] ?? result[key]) : <Mono>{result[key]}</Mono>,
+    ]);
+  return (
+    <Screen title={title}>
+      <p class="lead" role="status">
+        {outcome.status === 'completed'
+          ? `Done: ${props.view.bapp.name} can now read the result.`
+          : outcome.status === 'canceled'
+            ? `Nothing was signed or sent. ${props.view.bapp.name} is told you canceled.`
+            : `It was refused: ${outcome.error?.message ?? outcome.error?.err ?? 'unknown error'} (error ${outcome.error?.code}).`}
+      </p>
+      {rows.length > 0 && <Details label="Result" rows={rows} />}
+      <ReturnLink view={props.view} success={outcome.status === 'completed'} />
+    </Screen>
+  );
+}
+
+/** The BApp's success or fail link, when it gave one that is safe to open. */
+function ReturnLink(props: { view: RequestView; success: boolean }) {
+  const callback = props.view.bapp.callback;
+  const link = safeLink(props.success ? callback?.success : callback?.fail);
+  if (!link) return <p class="muted">You can close this page and go back to {props.view.bapp.name}.</p>;
+  return (
+    <p>
+      <a id="return-link" class="button primary" href={link} rel="noopener noreferrer">
+        Return to {props.view.bapp.name}
+      </a>
+    </p>
+  );
+}

@@ -1,0 +1,45 @@
+import { useState } from 'preact/hooks';
+import { api } from '../api.ts';
+import type { Member } from '../api-types.ts';
+import { Screen } from '../components/screen.tsx';
+import { describeError } from '../messages.ts';
+
+/** E-mail and password; `reason` says why the member is asked (a request or a card waits). */
+export function SignIn(props: { reason?: string; onSignedIn: (member: Member) => void }) {
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: SubmitEvent) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    setBusy(true);
+    setError('');
+    try {
+      const signedIn = await api.signIn(String(form.get('email')).trim(), String(form.get('password')));
+      props.onSignedIn(signedIn.member);
+    } catch (caught) {
+      setError(describeError(caught));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Screen title="Sign in">
+      {props.reason && <p class="lead">{props.reason}</p>}
+      <form id="sign-in" class="stack" onSubmit={submit} aria-describedby={error ? 'sign-in-error' : undefined}>
+        <label for="email">E-mail</label>
+        <input id="email" name="email" type="email" autocomplete="username" required />
+        <label for="password">Password</label>
+        <input id="password" name="password" type="password" autocomplete="current-password" required />
+        {error && (
+          <p id="sign-in-error" class="error" role="alert">
+            {error}
+          </p>
+        )}
+        <button class="primary" type="submit" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+    </Screen>
+  );
+}
