@@ -23,6 +23,7 @@ import { clearAccountPool, isNextNonceQueued, mineStalledPool } from '../src/cha
 import { loadConfig } from '../src/config/config.ts';
 import type { TransactionSigner } from '../src/outbox/outbox.ts';
 import { openServices, type Services } from '../src/services.ts';
+import { withBackgroundJobs } from '../src/background-jobs.ts';
 import { pool } from './bench-support.ts';
 
 const N = Number(process.env.OUTBOX_BENCH_N ?? 500);
@@ -203,7 +204,7 @@ async function withFreshService<T>(run: (services: Services, nodePid: number) =>
       env: { WALLET_DATA_DIR: dataDir },
       overrides: { chains: { ethereum: null, polygon: null }, logLevel: 'warn' },
     });
-    services = await openServices(config, { chainMode: 'own', runOutbox: true, log: pino({ level: 'warn' }, pino.destination(2)) });
+    services = await withBackgroundJobs(await openServices(config, { chainMode: 'own', log: pino({ level: 'warn' }, pino.destination(2)) }));
     const nodePid = services.chains.get('main').node?.pid;
     if (nodePid === undefined) throw new Error('the main chain has no managed node');
     return await run(services, nodePid);

@@ -5,18 +5,19 @@ import type { Config } from './config/config.ts';
 import { KeyVault } from './custody/key-vault.ts';
 import { loadMasterKey, MASTER_KEY_FILE, MasterKeyError } from './custody/master-key.ts';
 import { WrongKeyError } from './custody/envelope.ts';
-import { signingBuild } from './custody/transaction-signature.ts';
 import { ensureOperator, fundOperatorOnManagedChains, type Operator } from './operator/operator.ts';
 import { TransactionOutbox } from './outbox/outbox.ts';
 import { CardIndex } from './card-index/index.ts';
-import { startMintRecovery } from './cards/mint/recovery.ts';
 import { openStore, type Store } from './store/database.ts';
 import { deriveTokenKey } from './partner-api/auth/tokens.ts';
 import { openFileStorage, type FileStorage } from './storage/index.ts';
 import { openMessenger, type Messenger } from './messenger/index.ts';
 import { SignInThrottle } from './sign-in-guard/throttle.ts';
 
-/** Everything a running service (or a CLI command) works with, opened once. */
+/**
+ * Everything a running service (or a CLI command) works with, opened once. Nothing runs in the
+ * background until background-jobs.ts starts it.
+ */
 export interface Services {
   config: Readonly<Config>;
   store: Store;
@@ -41,8 +42,6 @@ export interface Services {
 export interface OpenServicesOptions {
   /** `own` for the service (starts its nodes), `attach` for the CLI (uses a running service's nodes). */
   chainMode: 'own' | 'attach';
-  /** Track receipts and replay unmined transactions in the background. */
-  runOutbox: boolean;
   log?: Logger;
   /** PostgreSQL schema (tests). */
   postgresSchema?: string;
@@ -99,20 +98,7 @@ export async function openServices(config: Readonly<Config>, options: OpenServic
       blockRange: config.cardIndex.blockRange,
       log: { info: (message) => log.info(message), warn: (message) => log.warn(message) },
     });
-    if (options.runOutbox) {
-      // The WebAssembly build signs at about half the native build's rate: worth knowing when the outbox is busy.
-      log.info(`signing transactions with libsecp256k1 (${signingBuild === 'native' ? 'native build' : `WebAssembly build: the native one has no binary for ${process.platform}-${process.arch}`})`);
-      await outbox.start();
-      closers.push(() => outbox.stop());
-      cardIndex.start();
-      closers.push(() => cardIndex.stop());
-    }
     const services: Services = { config, store, vault, chains, outbox, cardIndex, operator, files, messenger, signInThrottle, tokenKey, log, close };
-    if (options.runOutbox) {
-      // Finishes mints a stopped process left half-way (cards/mint/recovery.ts).
-      const mintRecovery = startMintRecovery(services);
-      closers.push(() => mintRecovery.stop());
-    }
     return services;
   } catch (error) {
     await close();

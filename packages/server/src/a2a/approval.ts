@@ -4,7 +4,12 @@ import { deriveChainAddresses } from '../custody/chain-addresses.ts';
 import type { UnlockedKey } from '../custody/key-vault.ts';
 import { AppError, isAppError } from '../errors/app-error.ts';
 import { OutboxRefusal } from '../outbox/outbox.ts';
-import type { Services } from '../services.ts';
+import type { Config } from '../config/config.ts';
+import type { Store } from '../store/database.ts';
+import type { KeyVault } from '../custody/key-vault.ts';
+import type { ChainRegistry } from '../chain/chains.ts';
+import type { TransactionOutbox } from '../outbox/outbox.ts';
+import type { Logger } from 'pino';
 import { epochSeconds } from '../store/database.ts';
 import { USER_STATUS } from '../users/commands.ts';
 import type { A2aRequestRow, UserRow } from '../store/schema.ts';
@@ -39,21 +44,21 @@ export interface OpenRequest {
  * 6011 finished or being executed.
  */
 export async function openRequest(
-  services: Services,
+  deps: { config: Readonly<Config>; store: Store },
   input: { requestKey: string; userId: string },
   listener?: RequestChangeListener,
 ): Promise<OpenRequest> {
   const now = epochSeconds();
-  const row = await loadOpenRequest(services, input.requestKey, now);
-  if (!(await markRequested(services.store.db, row.request_key, input.userId, now))) throw await stateError(services, row.request_key);
+  const row = await loadOpenRequest(deps, input.requestKey, now);
+  if (!(await markRequested(deps.store.db, row.request_key, input.userId, now))) throw await stateError(deps, row.request_key);
   if (row.status === 'prepared') listener?.requestChanged(row.request_key);
-  const opened = (await findRequest(services.store.db, row.request_key))!;
+  const opened = (await findRequest(deps.store.db, row.request_key))!;
   return { row: opened, action: JSON.parse(opened.action) as Action };
 }
 
 /** The request as the member would approve it, without changing its state. */
-export async function viewRequest(services: Services, requestKey: string): Promise<OpenRequest> {
-  const row = await findLiveRequest(services, requestKey, epochSeconds());
+export async function viewRequest(deps: { config: Readonly<Config>; store: Store }, requestKey: string): Promise<OpenRequest> {
+  const row = await findLiveRequest(deps, requestKey, epochSeconds());
   return { row, action: JSON.parse(row.action) as Action };
 }
 
@@ -64,58 +69,58 @@ export async function viewRequest(services: Services, requestKey: string): Promi
  * `error`; the answer is the request's result either way (B3 shape).
  */
 export async function approveRequest(
-  services: Services,
+  deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox; log: Logger },
   input: { requestKey: string; userId: string; pinHash: string },
   listener?: RequestChangeListener,
 ): Promise<ResultAnswer> {
-  const db = services.store.db;
-  const row = await loadOpenRequest(services, input.requestKey, epochSeconds());
-  const member = await findMember(services, input.userId);
+  const db = deps.store.db;
+  const row = await loadOpenRequest(deps, input.requestKey, epochSeconds());
+  const member = await findMember(deps, input.userId);
   const executionId = randomUUID();
 
   // Policy: only an active member may approve (6501); the request ends in error so the BApp learns it.
   if (member.status !== USER_STATUS.active) {
-    if (!(await claimExecution(db, row.request_key, executionId, member.id, epochSeconds()))) throw await stateError(services, row.request_key);
-    await finishWithError(services, row, executionId, new AppError(Errors.InvalidUserStatus, { detail: `the member's status is ${member.status}` }));
+    if (!(await claimExecution(db, row.request_key, executionId, member.id, epochSeconds()))) throw await stateError(deps, row.request_key);
+    await finishWithError(deps, row, executionId, new AppError(Errors.InvalidUserStatus, { detail: `the member's status is ${member.status}` }));
     listener?.requestChanged(row.request_key);
-    return presentRequest(services, (await findRequest(db, row.request_key))!);
+    return presentRequest(deps, (await findRequest(db, row.request_key))!);
   }
 
-  const key = await services.vault.unlock(member.key_id, input.pinHash);
-  if (!(await claimExecution(db, row.request_key, executionId, member.id, epochSeconds()))) throw await stateError(services, row.request_key);
+  const key = await deps.vault.unlock(member.key_id, input.pinHash);
+  if (!(await claimExecution(db, row.request_key, executionId, member.id, epochSeconds()))) throw await stateError(deps, row.request_key);
 
   const action = JSON.parse(row.action) as Action;
   try {
-    const outcome = await execute(services, row, action, member, key, listener);
+    const outcome = await execute(deps, row, action, member, key, listener);
     await completeRequest(db, row.request_key, executionId, outcome, epochSeconds());
   } catch (error) {
-    const sent = isTransactionAction(action) ? await services.outbox.findByIdempotencyKey(row.request_key) : undefined;
+    const sent = isTransactionAction(action) ? await deps.outbox.findByIdempotencyKey(row.request_key) : undefined;
     if (sent) {
       // The transaction is stored and will be sent: the request completed whatever failed after.
       await completeRequest(db, row.request_key, executionId, { result: { tx_hash: sent.txHash } }, epochSeconds());
-      if (!isAppError(error)) services.log.error(error as Error);
+      if (!isAppError(error)) deps.log.error(error as Error);
     } else {
-      await finishWithError(services, row, executionId, error);
+      await finishWithError(deps, row, executionId, error);
     }
   }
   listener?.requestChanged(row.request_key);
-  return presentRequest(services, (await findRequest(db, row.request_key))!);
+  return presentRequest(deps, (await findRequest(db, row.request_key))!);
 }
 
 /** The member canceled in the wallet app: canceled, unless an approval already claimed it. */
 export async function cancelRequestAsMember(
-  services: Services,
+  deps: { config: Readonly<Config>; store: Store },
   input: { requestKey: string; userId: string },
   listener?: RequestChangeListener,
 ): Promise<ResultAnswer> {
-  const row = await loadOpenRequest(services, input.requestKey, epochSeconds());
-  if (!(await cancelRequest(services.store.db, row.request_key, input.userId, epochSeconds()))) throw await stateError(services, row.request_key);
+  const row = await loadOpenRequest(deps, input.requestKey, epochSeconds());
+  if (!(await cancelRequest(deps.store.db, row.request_key, input.userId, epochSeconds()))) throw await stateError(deps, row.request_key);
   listener?.requestChanged(row.request_key);
-  return presentRequest(services, (await findRequest(services.store.db, row.request_key))!);
+  return presentRequest(deps, (await findRequest(deps.store.db, row.request_key))!);
 }
 
 async function execute(
-  services: Services,
+  deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox },
   row: A2aRequestRow,
   action: Action,
   member: UserRow,
@@ -127,7 +132,7 @@ async function execute(
     throw new AppError(Errors.InvalidFrom, { detail: `the request is from ${action.from}; the member's address is ${memberAddress}` });
   }
   const transaction = isTransactionAction(action) ? action : undefined;
-  await assertNotBlacklisted(services.store.db, [
+  await assertNotBlacklisted(deps.store.db, [
     memberAddress,
     transaction?.call.to,
     transaction && 'contract' in transaction ? transaction.contract : undefined,
@@ -137,7 +142,7 @@ async function execute(
   switch (action.type) {
     case 'auth': {
       const addresses = key.mnemonic ? deriveChainAddresses(key.mnemonic) : {};
-      const ciHash = row.service_key_id ? await ciHashFor(services.store.db, row.service_key_id, member) : undefined;
+      const ciHash = row.service_key_id ? await ciHashFor(deps.store.db, row.service_key_id, member) : undefined;
       return {
         result: { main_address: memberAddress, evm_address: memberAddress, ...addresses },
         ...(ciHash ? { ci_hash: ciHash } : {}),
@@ -146,27 +151,27 @@ async function execute(
     case 'sign_message':
     case 'sign_message_eip191':
     case 'sign_typedData_v4': {
-      const prefix = services.chains.get(row.chain).messagePrefix;
+      const prefix = deps.chains.get(row.chain).messagePrefix;
       return { result: { ...(await signMessageAction(key.account, action, prefix)) } };
     }
     case 'send_coin':
     case 'send_token':
     case 'send_card':
     case 'execute_contract':
-      return sendTransaction(services, row, action, member, key, listener);
+      return sendTransaction(deps, row, action, member, key, listener);
   }
 }
 
 async function sendTransaction(
-  services: Services,
+  deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox },
   row: A2aRequestRow,
   action: TransactionAction,
   member: UserRow,
   key: UnlockedKey,
   listener: RequestChangeListener | undefined,
 ): Promise<StoredOutcome> {
-  const db = services.store.db;
-  const chain = services.chains.get(row.chain);
+  const db = deps.store.db;
+  const chain = deps.chains.get(row.chain);
   const sender = key.address.toLowerCase() as Address;
   const call = transactionCall(action, sender);
   const allowance =
@@ -174,8 +179,8 @@ async function sendTransaction(
       ? await takeDailyAllowance(db, {
           userId: member.id,
           kind: 'execute_contract',
-          limit: services.config.a2a.executeContractDailyLimit,
-          timeZone: services.config.timeZone,
+          limit: deps.config.a2a.executeContractDailyLimit,
+          timeZone: deps.config.timeZone,
         })
       : undefined;
   try {
@@ -187,7 +192,7 @@ async function sendTransaction(
     });
     const gas = feeDelegated ? gasLimitOf(estimate) : undefined;
     if (row.fee_credential_id && gas !== undefined) {
-      await advanceFee(services, {
+      await advanceFee(deps, {
         requestKey: row.request_key,
         credentialId: row.fee_credential_id,
         chain,
@@ -196,7 +201,7 @@ async function sendTransaction(
         gas,
       });
     }
-    const submitted = await services.outbox.submit({
+    const submitted = await deps.outbox.submit({
       idempotencyKey: row.request_key,
       chain: chain.name,
       signer: { address: key.address, account: key.account },
@@ -208,7 +213,7 @@ async function sendTransaction(
     if (feeDelegated) listener?.feeDelegatedSubmitted?.(row.request_key, submitted.id);
     return { result: { tx_hash: submitted.txHash } };
   } catch (error) {
-    if (!(await services.outbox.findByIdempotencyKey(row.request_key))) await returnDailyAllowance(db, allowance);
+    if (!(await deps.outbox.findByIdempotencyKey(row.request_key))) await returnDailyAllowance(db, allowance);
     if (error instanceof OutboxRefusal) {
       throw new AppError(error.reason === 'reverted' ? 6414 : 6412, { detail: error.message, cause: error });
     }
@@ -229,33 +234,33 @@ export function transactionCall(action: TransactionAction, sender: Address): Pre
   };
 }
 
-async function finishWithError(services: Services, row: A2aRequestRow, executionId: string, error: unknown): Promise<void> {
+async function finishWithError(deps: { store: Store; log: Logger }, row: A2aRequestRow, executionId: string, error: unknown): Promise<void> {
   let code = 500;
   let message: string = 'internal server error';
   if (isAppError(error)) {
     code = error.code;
     message = error.detail ?? error.message;
   } else {
-    services.log.error(error as Error);
+    deps.log.error(error as Error);
   }
-  await failRequest(services.store.db, row.request_key, executionId, { code, message }, epochSeconds());
+  await failRequest(deps.store.db, row.request_key, executionId, { code, message }, epochSeconds());
 }
 
 /** A request that is still open: 6000 unknown, 6001 expired, 6011 finished. */
-async function loadOpenRequest(services: Services, requestKeyInput: string, now: number): Promise<A2aRequestRow> {
-  const row = await findLiveRequest(services, requestKeyInput, now);
+async function loadOpenRequest(deps: { config: Readonly<Config>; store: Store }, requestKeyInput: string, now: number): Promise<A2aRequestRow> {
+  const row = await findLiveRequest(deps, requestKeyInput, now);
   if (row.status !== 'prepared' && row.status !== 'requested') throw new AppError(Errors.InvalidRequestStatus, { detail: `the request is ${row.status}` });
   if (row.execution_id) throw new AppError(Errors.InvalidRequestStatus, { detail: 'the request is being executed' });
   return row;
 }
 
 /** A request that exists and is within its lifetime (or finished and within retention). */
-async function findLiveRequest(services: Services, requestKeyInput: string, now: number): Promise<A2aRequestRow> {
+async function findLiveRequest(deps: { config: Readonly<Config>; store: Store }, requestKeyInput: string, now: number): Promise<A2aRequestRow> {
   const requestKey = normalizeRequestKey(requestKeyInput);
-  const row = requestKey ? await findRequest(services.store.db, requestKey) : undefined;
+  const row = requestKey ? await findRequest(deps.store.db, requestKey) : undefined;
   if (!row) throw new AppError(Errors.RequestKeyUnknown);
   const open = row.status === 'prepared' || row.status === 'requested';
-  const retention = services.config.a2a.resultRetentionSeconds;
+  const retention = deps.config.a2a.resultRetentionSeconds;
   const expiry = expiresAt(row);
   if (open && now >= expiry) {
     if (now > expiry + retention) throw new AppError(Errors.RequestKeyUnknown);
@@ -266,24 +271,24 @@ async function findLiveRequest(services: Services, requestKeyInput: string, now:
 }
 
 /** Why a state change lost its race: the request expired, finished, or another approval holds it. */
-async function stateError(services: Services, requestKey: string): Promise<AppError> {
+async function stateError(deps: { config: Readonly<Config>; store: Store }, requestKey: string): Promise<AppError> {
   try {
-    await loadOpenRequest(services, requestKey, epochSeconds());
+    await loadOpenRequest(deps, requestKey, epochSeconds());
   } catch (error) {
     return error as AppError;
   }
   return new AppError(Errors.InvalidRequestStatus);
 }
 
-async function findMember(services: Services, userId: string): Promise<UserRow> {
-  const member = await services.store.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+async function findMember(deps: { store: Store }, userId: string): Promise<UserRow> {
+  const member = await deps.store.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
   if (!member) throw new AppError(Errors.UserNotFound);
   return member;
 }
 
 /** The member with this e-mail (the CLI approves on behalf of one). */
-export async function findMemberByEmail(services: Services, email: string): Promise<UserRow> {
-  const member = await services.store.db
+export async function findMemberByEmail(deps: { store: Store }, email: string): Promise<UserRow> {
+  const member = await deps.store.db
     .selectFrom('users')
     .selectAll()
     .where('email', '=', email.trim().toLowerCase())

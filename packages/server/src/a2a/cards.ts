@@ -1,6 +1,7 @@
 import { isAddress, type Address } from 'viem';
 import { AppError } from '../errors/app-error.ts';
-import type { Services } from '../services.ts';
+import type { Config } from '../config/config.ts';
+import type { ChainRegistry } from '../chain/chains.ts';
 import type { CardOwnershipReader } from './card-ownership.ts';
 import { erc721Abi, hasCode } from './token-contracts.ts';
 import { Errors } from '../errors/codes.ts';
@@ -35,14 +36,14 @@ export interface CardPage {
  * 400 for a malformed eoa or cursor, 6417 for an unknown chain.
  */
 export async function queryCards(
-  services: Services,
+  deps: { config: Readonly<Config>; chains: ChainRegistry },
   reader: CardOwnershipReader,
   input: { sca?: string | undefined; eoa?: string | undefined; cursor?: string | undefined; chain?: string | undefined },
 ): Promise<CardPage> {
   if (!input.sca || !isAddress(input.sca, { strict: false })) throw new AppError(Errors.InvalidContract, { detail: 'sca must be a contract address' });
   if (!input.eoa || !isAddress(input.eoa, { strict: false })) throw new AppError(Errors.BadRequest, { detail: 'eoa must be an address' });
   const afterCardId = input.cursor ? decodeCursor(input.cursor) : null;
-  const chain = services.chains.get(input.chain || 'main');
+  const chain = deps.chains.get(input.chain || 'main');
   const contract = input.sca.toLowerCase() as Address;
   if (!(await hasCode(chain, contract))) throw new AppError(Errors.InvalidContract, { detail: `${contract} has no contract code` });
 
@@ -62,7 +63,7 @@ export async function queryCards(
   const last = cards.at(-1);
   return {
     name,
-    symbol_img: services.config.a2a.cardImages[contract] ?? '',
+    symbol_img: deps.config.a2a.cardImages[contract] ?? '',
     cards: cards.map((card, index) => ({
       created_at: card.createdAt,
       updated_at: card.updatedAt,

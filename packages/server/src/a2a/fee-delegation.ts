@@ -3,7 +3,13 @@ import { parseEther, type Address, type Hex } from 'viem';
 import type { ChainContext } from '../chain/chains.ts';
 import { AppError } from '../errors/app-error.ts';
 import { OutboxRefusal, type TransactionSigner } from '../outbox/outbox.ts';
-import type { Services } from '../services.ts';
+import type { Config } from '../config/config.ts';
+import type { Store } from '../store/database.ts';
+import type { KeyVault } from '../custody/key-vault.ts';
+import type { ChainRegistry } from '../chain/chains.ts';
+import type { TransactionOutbox } from '../outbox/outbox.ts';
+import type { Operator } from '../operator/operator.ts';
+import type { Logger } from 'pino';
 import { epochSeconds } from '../store/database.ts';
 import { isTransactionType, type RequestType } from './actions.ts';
 import { Errors } from '../errors/codes.ts';
@@ -35,12 +41,12 @@ export interface CreatedFeeCredential {
 }
 
 /** Creates a fee payer (server-protected key) and a credential bound to it; funds it on embedded chains. */
-export async function createFeeCredential(services: Services, input: { chain?: string; fundCoins?: number } = {}): Promise<CreatedFeeCredential> {
-  const chain = services.chains.get(input.chain ?? 'main');
+export async function createFeeCredential(deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox; operator: Operator }, input: { chain?: string; fundCoins?: number } = {}): Promise<CreatedFeeCredential> {
+  const chain = deps.chains.get(input.chain ?? 'main');
   const id = randomUUID();
   const credential = `fd_${randomBytes(32).toString('base64url')}`;
-  const key = await services.store.db.transaction().execute(async (trx) => {
-    const created = await services.vault.createKey({ ownerType: 'fee_payer', ownerId: id, protection: 'server', secretKind: 'private_key' }, trx);
+  const key = await deps.store.db.transaction().execute(async (trx) => {
+    const created = await deps.vault.createKey({ ownerType: 'fee_payer', ownerId: id, protection: 'server', secretKind: 'private_key' }, trx);
     await trx
       .insertInto('a2a_fee_credentials')
       .values({
@@ -55,30 +61,30 @@ export async function createFeeCredential(services: Services, input: { chain?: s
       .execute();
     return created;
   });
-  const coins = input.fundCoins ?? services.config.a2a.feePayerFundingCoins;
+  const coins = input.fundCoins ?? deps.config.a2a.feePayerFundingCoins;
   let fundingTxHash: Hex | null = null;
   if (chain.managed && coins > 0) {
     let funding;
     try {
-      funding = await services.outbox.submit({
+      funding = await deps.outbox.submit({
         idempotencyKey: `fund-fee-payer:${id}`,
         chain: chain.name,
-        signer: await services.operator.signer(),
+        signer: await deps.operator.signer(),
         to: key.address,
         value: parseEther(String(coins)),
       });
     } catch (error) {
       // Nothing was sent: the credential and its key go, so a failed create leaves nothing behind.
-      await removeFeeCredential(services, id, key.keyId);
+      await removeFeeCredential(deps, id, key.keyId);
       throw error;
     }
-    const mined = await services.outbox.waitForFinal(funding.id).catch(async (error: Error) => {
+    const mined = await deps.outbox.waitForFinal(funding.id).catch(async (error: Error) => {
       // The funding may still land: the key stays so its coins can be recovered, the credential is revoked.
-      await revokeFeeCredential(services, id);
+      await revokeFeeCredential(deps, id);
       throw new Error(`fee credential ${id} revoked: its funding did not confirm (${error.message})`, { cause: error });
     });
     if (mined.status !== 'mined' || mined.receiptStatus !== 'success') {
-      await removeFeeCredential(services, id, key.keyId);
+      await removeFeeCredential(deps, id, key.keyId);
       throw new Error(`funding the fee payer failed (${mined.receiptStatus ?? mined.status}): no credential was created`);
     }
     fundingTxHash = mined.txHash;
@@ -93,15 +99,15 @@ export async function createFeeCredential(services: Services, input: { chain?: s
   };
 }
 
-async function removeFeeCredential(services: Services, id: string, keyId: string): Promise<void> {
-  await services.store.db.transaction().execute(async (trx) => {
+async function removeFeeCredential(deps: { store: Store }, id: string, keyId: string): Promise<void> {
+  await deps.store.db.transaction().execute(async (trx) => {
     await trx.deleteFrom('a2a_fee_credentials').where('id', '=', id).execute();
     await trx.deleteFrom('signing_keys').where('id', '=', keyId).execute();
   });
 }
 
-export async function revokeFeeCredential(services: Services, id: string): Promise<boolean> {
-  const result = await services.store.db
+export async function revokeFeeCredential(deps: { store: Store }, id: string): Promise<boolean> {
+  const result = await deps.store.db
     .updateTable('a2a_fee_credentials')
     .set({ revoked_at: epochSeconds() })
     .where('id', '=', id)
@@ -114,10 +120,10 @@ export async function revokeFeeCredential(services: Services, id: string): Promi
  * The credential id for a prepare: 6416 when fee delegation cannot apply (not a transaction type,
  * or a credential of another chain), 6418 when the credential is unknown or revoked.
  */
-export async function resolveFeeCredential(services: Services, credential: unknown, type: RequestType, chain: string): Promise<string> {
+export async function resolveFeeCredential(deps: { store: Store }, credential: unknown, type: RequestType, chain: string): Promise<string> {
   if (!isTransactionType(type)) throw new AppError(Errors.FeeCredentialNotForRequest, { detail: `${type} sends no transaction` });
   if (typeof credential !== 'string' || credential === '') throw new AppError(Errors.InvalidFeeCredential, { detail: 'kas_authorization_key must be a string' });
-  const row = await services.store.db
+  const row = await deps.store.db
     .selectFrom('a2a_fee_credentials')
     .select(['id', 'chain', 'revoked_at'])
     .where('lookup_hash', '=', lookupHash(credential))
@@ -127,13 +133,13 @@ export async function resolveFeeCredential(services: Services, credential: unkno
   return row.id;
 }
 
-async function feePayerOf(services: Services, credentialId: string): Promise<TransactionSigner & { chain: string; revoked: boolean }> {
-  const row = await services.store.db
+async function feePayerOf(deps: { store: Store; vault: KeyVault }, credentialId: string): Promise<TransactionSigner & { chain: string; revoked: boolean }> {
+  const row = await deps.store.db
     .selectFrom('a2a_fee_credentials')
     .select(['key_id', 'chain', 'revoked_at'])
     .where('id', '=', credentialId)
     .executeTakeFirstOrThrow();
-  const unlocked = await services.vault.unlock(row.key_id);
+  const unlocked = await deps.vault.unlock(row.key_id);
   return { address: unlocked.address, account: unlocked.account, chain: row.chain, revoked: row.revoked_at !== null };
 }
 
@@ -143,10 +149,10 @@ async function feePayerOf(services: Services, credentialId: string): Promise<Tra
  * revoked since prepare; 6412 when the fee payer cannot pay.
  */
 export async function advanceFee(
-  services: Services,
+  deps: { store: Store; vault: KeyVault; outbox: TransactionOutbox },
   input: { requestKey: string; credentialId: string; chain: ChainContext; member: Address; value: bigint; gas: bigint },
 ): Promise<bigint> {
-  const payer = await feePayerOf(services, input.credentialId);
+  const payer = await feePayerOf(deps, input.credentialId);
   if (payer.revoked) throw new AppError(Errors.InvalidFeeCredential, { detail: 'the credential was revoked' });
   const fees = await input.chain.client.estimateFeesPerGas();
   // The outbox signs with twice its fee estimate; three times ours leaves room for the base fee moving in between.
@@ -155,20 +161,20 @@ export async function advanceFee(
   if (balance < input.value) throw new AppError(Errors.InsufficientFunds, { detail: 'the member cannot pay the value' });
   const missing = maxCost > balance ? maxCost - balance : 0n;
   if (missing === 0n) return 0n;
-  await services.store.db
+  await deps.store.db
     .updateTable('a2a_requests')
     .set({ fee_advance_wei: missing.toString() })
     .where('request_key', '=', input.requestKey)
     .execute();
   try {
-    const advance = await services.outbox.submit({
+    const advance = await deps.outbox.submit({
       idempotencyKey: `a2a-fee-advance:${input.requestKey}`,
       chain: input.chain.name,
       signer: payer,
       to: input.member,
       value: missing,
     });
-    const mined = await services.outbox.waitForFinal(advance.id);
+    const mined = await deps.outbox.waitForFinal(advance.id);
     if (mined.status !== 'mined' || mined.receiptStatus !== 'success') throw new AppError(Errors.InsufficientFunds, { detail: 'the fee payer advance failed' });
   } catch (error) {
     if (error instanceof OutboxRefusal) throw new AppError(Errors.InsufficientFunds, { detail: `the fee payer cannot pay: ${error.message}` });
@@ -181,8 +187,8 @@ export async function advanceFee(
  * Step 2 for one request: once its transaction is final, the fee payer sends the member the fee it
  * cost minus the advance. Returns true when the request needs nothing more.
  */
-export async function settleFee(services: Services, requestKey: string): Promise<boolean> {
-  const db = services.store.db;
+export async function settleFee(deps: { store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox; log: Logger }, requestKey: string): Promise<boolean> {
+  const db = deps.store.db;
   const request = await db
     .selectFrom('a2a_requests')
     .select(['fee_credential_id', 'fee_settled_at', 'chain'])
@@ -195,7 +201,7 @@ export async function settleFee(services: Services, requestKey: string): Promise
 
   let fee = 0n;
   if (sent.status === 'mined') {
-    const chain = services.chains.get(sent.chain);
+    const chain = deps.chains.get(sent.chain);
     const receipt = await chain.client.getTransactionReceipt({ hash: sent.tx_hash as Hex });
     fee = receipt.gasUsed * receipt.effectiveGasPrice;
   }
@@ -207,9 +213,9 @@ export async function settleFee(services: Services, requestKey: string): Promise
   const advanced = advance?.status === 'mined' && advance.receipt_status === 'success' ? BigInt(advance.value_wei) : 0n;
   const owed = fee - advanced;
   if (owed > 0n) {
-    const payer = await feePayerOf(services, request.fee_credential_id);
+    const payer = await feePayerOf(deps, request.fee_credential_id);
     try {
-      await services.outbox.submit({
+      await deps.outbox.submit({
         idempotencyKey: `a2a-fee-settle:${requestKey}`,
         chain: sent.chain,
         signer: payer,
@@ -218,7 +224,7 @@ export async function settleFee(services: Services, requestKey: string): Promise
       });
     } catch (error) {
       if (error instanceof OutboxRefusal) {
-        services.log.warn(`fee settlement of ${requestKey}: ${error.message}`);
+        deps.log.warn(`fee settlement of ${requestKey}: ${error.message}`);
         return false;
       }
       throw error;
@@ -234,9 +240,9 @@ export async function settleFee(services: Services, requestKey: string): Promise
 }
 
 /** Settles every fee-delegated request whose transaction became final; the service runs it periodically. */
-export async function settlePendingFees(services: Services): Promise<number> {
-  const since = epochSeconds() - services.config.a2a.resultRetentionSeconds;
-  const pending = await services.store.db
+export async function settlePendingFees(deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox; log: Logger }): Promise<number> {
+  const since = epochSeconds() - deps.config.a2a.resultRetentionSeconds;
+  const pending = await deps.store.db
     .selectFrom('a2a_requests')
     .select('request_key')
     .where('fee_credential_id', 'is not', null)
@@ -248,9 +254,9 @@ export async function settlePendingFees(services: Services): Promise<number> {
   let settled = 0;
   for (const row of pending) {
     try {
-      if (await settleFee(services, row.request_key)) settled += 1;
+      if (await settleFee(deps, row.request_key)) settled += 1;
     } catch (error) {
-      services.log.warn(`fee settlement of ${row.request_key}: ${(error as Error).message}`);
+      deps.log.warn(`fee settlement of ${row.request_key}: ${(error as Error).message}`);
     }
   }
   return settled;

@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { parseEther, type Address } from 'viem';
 import { buildApp, type App } from '../app.ts';
 import { openServices, type Services } from '../services.ts';
+import { withBackgroundJobs } from '../background-jobs.ts';
 import { epochSeconds } from '../store/database.ts';
 import { openTestApp, type TestApp, type TestServices } from '../testing/test-services.ts';
 import { pino } from 'pino';
@@ -273,10 +274,10 @@ async function openSecondProcess(services: Services): Promise<Services> {
     services.store.dialect === 'postgres'
       ? ((await sql<{ schema: string }>`select current_schema() as schema`.execute(services.store.db)).rows[0]!.schema)
       : undefined;
-  return openServices(services.config, {
+  const second = await openServices(services.config, {
     chainMode: 'attach',
-    runOutbox: true,
     log: pino({ level: 'silent' }),
     ...(schema ? { postgresSchema: schema } : {}),
   });
+  return withBackgroundJobs(second);
 }

@@ -1,7 +1,10 @@
 import { encodeFunctionData, hashTypedData, isAddress, isHex, maxUint256, type Address, type Hex } from 'viem';
 import type { ChainContext } from '../chain/chains.ts';
 import { AppError } from '../errors/app-error.ts';
-import type { Services } from '../services.ts';
+import type { Config } from '../config/config.ts';
+import type { Store } from '../store/database.ts';
+import type { ChainRegistry } from '../chain/chains.ts';
+import type { Logger } from 'pino';
 import { epochSeconds } from '../store/database.ts';
 import {
   isMessageType,
@@ -65,12 +68,12 @@ let lastPurgeMs = 0;
  * B1: validates a prepare body rule by rule (each rule has its code; see docs/app2app.md for the
  * order), simulates a transaction that names `from`, and stores the request as `prepared`.
  */
-export async function prepareRequest(services: Services, body: unknown, now = new Date()): Promise<PreparedRequest> {
-  const validated = await validatePrepare(services, body);
+export async function prepareRequest(deps: { config: Readonly<Config>; store: Store; chains: ChainRegistry; log: Logger }, body: unknown, now = new Date()): Promise<PreparedRequest> {
+  const validated = await validatePrepare(deps, body);
   let estimatedGas: bigint | undefined;
   const action = validated.action;
   if (isTransactionAction(action) && action.from) {
-    const chain = services.chains.get(validated.chain);
+    const chain = deps.chains.get(validated.chain);
     const estimate = await simulateCall(chain, action.call, action.from, {
       feeDelegated: validated.feeCredentialId !== null,
       ...(action.type === 'execute_contract' ? { abi: action.abi } : {}),
@@ -82,10 +85,10 @@ export async function prepareRequest(services: Services, body: unknown, now = ne
   const request: PreparedRequest = {
     request_key: newRequestKey(),
     status: 'prepared',
-    expiration_time: createdAt + services.config.a2a.requestLifetimeSeconds,
+    expiration_time: createdAt + deps.config.a2a.requestLifetimeSeconds,
     ...(estimatedGas !== undefined ? { estimated_gas: Number(estimatedGas) } : {}),
   };
-  await insertRequest(services.store.db, {
+  await insertRequest(deps.store.db, {
     request_key: request.request_key,
     type: validated.type,
     chain: validated.chain,
@@ -111,15 +114,15 @@ export async function prepareRequest(services: Services, body: unknown, now = ne
   });
   if (now.getTime() - lastPurgeMs > PURGE_INTERVAL_MS) {
     lastPurgeMs = now.getTime();
-    await purgeRequests(services.store.db, services.config.a2a.resultRetentionSeconds, createdAt).catch((error: Error) =>
-      services.log.warn(`a2a purge: ${error.message}`),
+    await purgeRequests(deps.store.db, deps.config.a2a.resultRetentionSeconds, createdAt).catch((error: Error) =>
+      deps.log.warn(`a2a purge: ${error.message}`),
     );
   }
   return request;
 }
 
 /** Every rule of B1 except the simulation, in the documented order. */
-export async function validatePrepare(services: Services, body: unknown): Promise<ValidatedPrepare> {
+export async function validatePrepare(deps: { store: Store; chains: ChainRegistry }, body: unknown): Promise<ValidatedPrepare> {
   if (!isObject(body)) throw new AppError(Errors.BadRequest, { detail: 'the body must be a JSON object' });
   const bapp = readBapp(body.bapp);
 
@@ -128,7 +131,7 @@ export async function validatePrepare(services: Services, body: unknown): Promis
   if (!isRequestType(type)) throw new AppError(Errors.UnknownRequestType, { detail: `unknown type ${type}` });
 
   // For auth the chain changes nothing: every address is returned together.
-  const chain = type === 'auth' ? services.chains.get('main') : chainOf(services, body.chain);
+  const chain = type === 'auth' ? deps.chains.get('main') : chainOf(deps, body.chain);
 
   let action: Action;
   if (type === 'auth') {
@@ -146,7 +149,7 @@ export async function validatePrepare(services: Services, body: unknown): Promis
 
   if (action.type !== 'auth') {
     const transaction = isTransactionAction(action) ? action : undefined;
-    await assertNotBlacklisted(services.store.db, [
+    await assertNotBlacklisted(deps.store.db, [
       action.from,
       transaction?.call.to,
       transaction && 'contract' in transaction ? transaction.contract : undefined,
@@ -155,12 +158,12 @@ export async function validatePrepare(services: Services, body: unknown): Promis
   }
 
   const feeCredentialId = present(bapp.feeCredential)
-    ? await resolveFeeCredential(services, bapp.feeCredential, type, chain.name)
+    ? await resolveFeeCredential(deps, bapp.feeCredential, type, chain.name)
     : null;
 
   let serviceKeyId: string | null = null;
   if (type === 'auth' && present(bapp.serviceKey)) {
-    serviceKeyId = typeof bapp.serviceKey === 'string' ? ((await findServiceKeyId(services.store.db, bapp.serviceKey)) ?? null) : null;
+    serviceKeyId = typeof bapp.serviceKey === 'string' ? ((await findServiceKeyId(deps.store.db, bapp.serviceKey)) ?? null) : null;
     if (!serviceKeyId) throw new AppError(Errors.BadRequest, { detail: 'unknown service_key' });
   }
 
@@ -183,10 +186,10 @@ function readBapp(value: unknown): BappInfo & { feeCredential: unknown; serviceK
   return { name: value.name.trim(), callback, feeCredential: value.kas_authorization_key, serviceKey: value.service_key };
 }
 
-function chainOf(services: Services, value: unknown): ChainContext {
-  if (value === undefined || value === null || value === '') return services.chains.get('main');
+function chainOf(deps: { chains: ChainRegistry }, value: unknown): ChainContext {
+  if (value === undefined || value === null || value === '') return deps.chains.get('main');
   if (typeof value !== 'string') throw new AppError(Errors.ChainNotSupported, { detail: 'chain must be a string' });
-  return services.chains.get(value);
+  return deps.chains.get(value);
 }
 
 async function readTransaction(chain: ChainContext, type: RequestType, tx: Record<string, unknown>): Promise<Action> {

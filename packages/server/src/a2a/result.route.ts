@@ -1,7 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import type { Services } from '../services.ts';
+import type { Config } from '../config/config.ts';
+import type { Store } from '../store/database.ts';
 import { normalizeRequestKey } from './request-key.ts';
 import { readResult, type ResultAnswer } from './result.ts';
 import type { A2aRuntime } from './runtime.ts';
@@ -55,7 +56,7 @@ export const resultRoute: FastifyPluginAsync<{ runtime: A2aRuntime }> = async (p
  * expiry), or until `waitMs` passed; answers at once when that happens.
  */
 async function waitForChange(
-  services: Services,
+  deps: { config: Readonly<Config>; store: Store },
   runtime: A2aRuntime,
   key: string,
   first: ResultAnswer,
@@ -69,7 +70,7 @@ async function waitForChange(
     if (now >= deadline || signal.aborted) return answer;
     const untilExpiry = answer.expiresAt !== null ? answer.expiresAt * 1000 - now : Number.POSITIVE_INFINITY;
     await runtime.watcher.wait(key, answer.marker, Math.max(MIN_SLEEP_MS, Math.min(deadline - now, untilExpiry)), signal);
-    const next = await readResult(services, key);
+    const next = await readResult(deps, key);
     if (next.presented !== first.presented) return next;
     answer = next;
   }

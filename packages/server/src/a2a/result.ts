@@ -1,5 +1,6 @@
 import { AppError } from '../errors/app-error.ts';
-import type { Services } from '../services.ts';
+import type { Config } from '../config/config.ts';
+import type { Store } from '../store/database.ts';
 import { epochSeconds } from '../store/database.ts';
 import type { A2aRequestRow } from '../store/schema.ts';
 import { isTransactionType, type RequestType } from './actions.ts';
@@ -37,27 +38,27 @@ export interface ResultAnswer {
  * a key that expired unfinished and a request that failed answer the keyed error body; completed
  * transactions read their status from the outbox row at each call.
  */
-export async function readResult(services: Services, requestKeyInput: unknown, now = epochSeconds()): Promise<ResultAnswer> {
+export async function readResult(deps: { config: Readonly<Config>; store: Store }, requestKeyInput: unknown, now = epochSeconds()): Promise<ResultAnswer> {
   const requestKey = normalizeRequestKey(requestKeyInput);
-  const row = requestKey ? await findRequest(services.store.db, requestKey) : undefined;
+  const row = requestKey ? await findRequest(deps.store.db, requestKey) : undefined;
   if (!row) return unknownKey();
-  return presentRequest(services, row, now);
+  return presentRequest(deps, row, now);
 }
 
-export async function presentRequest(services: Services, row: A2aRequestRow, now = epochSeconds()): Promise<ResultAnswer> {
-  const retention = services.config.a2a.resultRetentionSeconds;
+export async function presentRequest(deps: { config: Readonly<Config>; store: Store }, row: A2aRequestRow, now = epochSeconds()): Promise<ResultAnswer> {
+  const retention = deps.config.a2a.resultRetentionSeconds;
   const base = { request_key: row.request_key, expiration_time: Number(row.expiration_time) };
   const open = row.status === 'prepared' || row.status === 'requested';
-  let outbox = isTransactionType(row.type as RequestType) ? await outboxStateOf(services, row.request_key) : undefined;
+  let outbox = isTransactionType(row.type as RequestType) ? await outboxStateOf(deps, row.request_key) : undefined;
 
   if (open && row.execution_id && outbox) {
     // The transaction was stored but the approval did not record completion (it crashed, or is
     // about to): the outbox row is the truth.
-    await completeRequest(services.store.db, row.request_key, row.execution_id, { result: { tx_hash: outbox.txHash } }, now);
-    const fresh = await findRequest(services.store.db, row.request_key);
+    await completeRequest(deps.store.db, row.request_key, row.execution_id, { result: { tx_hash: outbox.txHash } }, now);
+    const fresh = await findRequest(deps.store.db, row.request_key);
     if (!fresh) return unknownKey();
     row = fresh;
-    outbox = await outboxStateOf(services, row.request_key);
+    outbox = await outboxStateOf(deps, row.request_key);
   }
   const marker = changeMarker(row.version, outbox?.status, outbox?.receiptStatus);
 
@@ -108,8 +109,8 @@ interface OutboxState {
   receiptStatus: string | null;
 }
 
-async function outboxStateOf(services: Services, requestKey: string): Promise<OutboxState | undefined> {
-  const row = await services.store.db
+async function outboxStateOf(deps: { store: Store }, requestKey: string): Promise<OutboxState | undefined> {
+  const row = await deps.store.db
     .selectFrom('outbox_transactions')
     .select(['tx_hash', 'status', 'receipt_status'])
     .where('idempotency_key', '=', requestKey)

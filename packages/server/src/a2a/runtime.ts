@@ -1,4 +1,9 @@
-import type { Services } from '../services.ts';
+import type { Logger } from 'pino';
+import type { ChainRegistry } from '../chain/chains.ts';
+import type { Config } from '../config/config.ts';
+import type { KeyVault } from '../custody/key-vault.ts';
+import type { TransactionOutbox } from '../outbox/outbox.ts';
+import type { Store } from '../store/database.ts';
 import type { RequestChangeListener } from './approval.ts';
 import { settleFee, settlePendingFees } from './fee-delegation.ts';
 import { changeMarkers } from './request-store.ts';
@@ -7,22 +12,31 @@ import { ResultWatcher } from './result-watcher.ts';
 const SETTLEMENT_INTERVAL_MS = 2_000;
 const SETTLEMENT_WAIT_MS = 120_000;
 
+export interface A2aRuntimeDeps {
+  config: Readonly<Config>;
+  store: Store;
+  vault: KeyVault;
+  chains: ChainRegistry;
+  outbox: TransactionOutbox;
+  log: Logger;
+}
+
 /**
  * What the App2App routes of one HTTP app share: the long-poll watcher, and the background
  * settlement of delegated fees. The wallet-app routes report state changes to it.
  */
 export class A2aRuntime implements RequestChangeListener {
   readonly watcher: ResultWatcher;
-  readonly #services: Services;
+  readonly #deps: A2aRuntimeDeps;
   #settlementTimer: NodeJS.Timeout | undefined;
   #settling: Promise<unknown> | undefined;
   #closed = false;
 
-  constructor(services: Services) {
-    this.#services = services;
+  constructor(deps: A2aRuntimeDeps) {
+    this.#deps = deps;
     this.watcher = new ResultWatcher({
-      readMarkers: (keys) => changeMarkers(services.store.db, keys),
-      intervalMs: services.config.a2a.resultPollIntervalMs,
+      readMarkers: (keys) => changeMarkers(deps.store.db, keys),
+      intervalMs: deps.config.a2a.resultPollIntervalMs,
     });
   }
 
@@ -31,10 +45,10 @@ export class A2aRuntime implements RequestChangeListener {
   }
 
   feeDelegatedSubmitted(requestKey: string, outboxId: string): void {
-    void this.#services.outbox
+    void this.#deps.outbox
       .waitForFinal(outboxId, SETTLEMENT_WAIT_MS)
-      .then(() => (this.#closed ? undefined : settleFee(this.#services, requestKey)))
-      .catch((error: Error) => this.#services.log.warn(`fee settlement of ${requestKey}: ${error.message}`));
+      .then(() => (this.#closed ? undefined : settleFee(this.#deps, requestKey)))
+      .catch((error: Error) => this.#deps.log.warn(`fee settlement of ${requestKey}: ${error.message}`));
   }
 
   /** Starts the periodic settlement sweep (it also covers work a crashed process left). */
@@ -42,8 +56,8 @@ export class A2aRuntime implements RequestChangeListener {
     if (this.#settlementTimer || this.#closed) return;
     this.#settlementTimer = setInterval(() => {
       if (this.#settling) return;
-      this.#settling = settlePendingFees(this.#services)
-        .catch((error: Error) => this.#services.log.warn(`fee settlement: ${error.message}`))
+      this.#settling = settlePendingFees(this.#deps)
+        .catch((error: Error) => this.#deps.log.warn(`fee settlement: ${error.message}`))
         .finally(() => (this.#settling = undefined));
     }, SETTLEMENT_INTERVAL_MS);
     this.#settlementTimer.unref();

@@ -8,7 +8,12 @@ import { encodeDeployData, parseEther, type Abi, type Address, type Hex } from '
 import { cardNftAbi } from '@wallet-service/contracts';
 import type { App } from '../app.ts';
 import { sha256Hex } from '../custody/passwords.ts';
-import type { Services } from '../services.ts';
+import type { TransactionOutbox } from '../outbox/outbox.ts';
+import type { Operator } from '../operator/operator.ts';
+import type { ChainRegistry } from '../chain/chains.ts';
+import type { Config } from '../config/config.ts';
+import type { Store } from '../store/database.ts';
+import type { KeyVault } from '../custody/key-vault.ts';
 import { buildApprovedPartner, buildUser } from '../testing/factories.ts';
 import { randomUUID } from 'node:crypto';
 
@@ -97,44 +102,44 @@ export function fixtureContracts(): { token: CompiledContract; target: CompiledC
 }
 
 /** Deploys a contract from the operator account and waits for it. */
-export async function deployFromOperator(services: Services, contract: CompiledContract, args: unknown[] = []): Promise<Address> {
-  const submitted = await services.outbox.submit({
+export async function deployFromOperator(deps: { outbox: TransactionOutbox; operator: Operator }, contract: CompiledContract, args: unknown[] = []): Promise<Address> {
+  const submitted = await deps.outbox.submit({
     idempotencyKey: `test-deploy:${randomUUID()}`,
     chain: 'main',
-    signer: await services.operator.signer(),
+    signer: await deps.operator.signer(),
     to: null,
     data: encodeDeployData({ abi: contract.abi, bytecode: contract.bytecode, args } as never),
   });
-  const mined = await services.outbox.waitForFinal(submitted.id);
+  const mined = await deps.outbox.waitForFinal(submitted.id);
   assert.equal(mined.receiptStatus, 'success');
   return mined.contractAddress!;
 }
 
 /** Sends `data` to `to` from the operator and waits for success. */
-export async function callFromOperator(services: Services, to: Address, data: Hex, value = 0n): Promise<void> {
-  const submitted = await services.outbox.submit({
+export async function callFromOperator(deps: { outbox: TransactionOutbox; operator: Operator }, to: Address, data: Hex, value = 0n): Promise<void> {
+  const submitted = await deps.outbox.submit({
     idempotencyKey: `test-call:${randomUUID()}`,
     chain: 'main',
-    signer: await services.operator.signer(),
+    signer: await deps.operator.signer(),
     to,
     data,
     value,
   });
-  const mined = await services.outbox.waitForFinal(submitted.id);
+  const mined = await deps.outbox.waitForFinal(submitted.id);
   assert.equal(mined.receiptStatus, 'success');
 }
 
 /** Sets an address's coin balance on the embedded chain. */
-export async function setBalance(services: Services, address: Address, wei: bigint): Promise<void> {
-  await services.chains.get('main').client.request({
+export async function setBalance(deps: { chains: ChainRegistry }, address: Address, wei: bigint): Promise<void> {
+  await deps.chains.get('main').client.request({
     method: 'anvil_setBalance' as never,
     params: [address, `0x${wei.toString(16)}`] as never,
   });
 }
 
 /** A member with a signed-in wallet-app session (and, optionally, coins). */
-export async function signedInMember(app: App, services: Services, options: { coins?: string; name?: string } = {}) {
-  const built = await buildUser(services, options.name ? { name: options.name } : {});
+export async function signedInMember(app: App, deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry }, options: { coins?: string; name?: string } = {}) {
+  const built = await buildUser(deps, options.name ? { name: options.name } : {});
   const response = await app.inject({
     method: 'POST',
     url: '/v2/wallet-app/sessions',
@@ -142,7 +147,7 @@ export async function signedInMember(app: App, services: Services, options: { co
   });
   assert.equal(response.statusCode, 200, response.body);
   const address = built.user.main_address as Address;
-  if (options.coins) await setBalance(services, address, parseEther(options.coins));
+  if (options.coins) await setBalance(deps, address, parseEther(options.coins));
   return { ...built, address, token: response.json().session_token as string };
 }
 
@@ -188,18 +193,18 @@ export async function finalResult(app: App, requestKey: string): Promise<Record<
 }
 
 /** An approved partner whose card contract has minted cards 1..n to `to` (one per entry). */
-export async function mintCards(services: Services, to: Address[], sendable = true) {
-  const partner = await buildApprovedPartner(services);
-  const key = await services.vault.unlock(partner.partner.key_id, partner.pinHash);
+export async function mintCards(deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox; operator: Operator }, to: Address[], sendable = true) {
+  const partner = await buildApprovedPartner(deps);
+  const key = await deps.vault.unlock(partner.partner.key_id, partner.pinHash);
   const { encodeFunctionData } = await import('viem');
-  const submitted = await services.outbox.submit({
+  const submitted = await deps.outbox.submit({
     idempotencyKey: `test-mint:${randomUUID()}`,
     chain: 'main',
     signer: { address: key.address, account: key.account },
     to: partner.contractAddress,
     data: encodeFunctionData({ abi: cardNftAbi, functionName: 'mintBatch', args: [to, sendable] }),
   });
-  const mined = await services.outbox.waitForFinal(submitted.id);
+  const mined = await deps.outbox.waitForFinal(submitted.id);
   assert.equal(mined.receiptStatus, 'success');
   return { ...partner, mintTxHash: mined.txHash, partnerAddress: key.address };
 }

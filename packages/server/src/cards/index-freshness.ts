@@ -1,4 +1,6 @@
-import type { Services } from '../services.ts';
+import type { ChainRegistry } from '../chain/chains.ts';
+import type { CardIndex } from '../card-index/index.ts';
+import type { Logger } from 'pino';
 
 /** How long a reader waits for the card index to reach the chain's head before answering from what it has. */
 const INDEX_WAIT_MS = 3_000;
@@ -10,11 +12,11 @@ const INDEX_WAIT_MS = 3_000;
  * holder's secure files) calls this instead. When the node or the index is slow, the reader
  * answers from what the index holds.
  */
-export async function catchUpWithChain(services: Services, chainName: string): Promise<void> {
+export async function catchUpWithChain(deps: { chains: ChainRegistry; cardIndex: CardIndex; log: Logger }, chainName: string): Promise<void> {
   try {
-    const head = await services.chains.get(chainName).client.getBlockNumber({ cacheTime: 0 });
-    await services.cardIndex.waitUntilIndexed(chainName, head, { timeoutMs: INDEX_WAIT_MS });
+    const head = await deps.chains.get(chainName).client.getBlockNumber({ cacheTime: 0 });
+    await deps.cardIndex.waitUntilIndexed(chainName, head, { timeoutMs: INDEX_WAIT_MS });
   } catch (error) {
-    services.log.warn(`card index on ${chainName} read as it stands: ${(error as Error).message}`);
+    deps.log.warn(`card index on ${chainName} read as it stands: ${(error as Error).message}`);
   }
 }

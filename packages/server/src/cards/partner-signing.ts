@@ -1,7 +1,10 @@
 import type { Address, Hex } from 'viem';
 import { AppError } from '../errors/app-error.ts';
 import { OutboxRefusal, type OutboxTransaction, type TransactionSigner } from '../outbox/outbox.ts';
-import type { Services } from '../services.ts';
+import type { Store } from '../store/database.ts';
+import type { KeyVault } from '../custody/key-vault.ts';
+import type { Config } from '../config/config.ts';
+import type { TransactionOutbox } from '../outbox/outbox.ts';
 import type { PartnerRow } from '../store/schema.ts';
 import { Errors } from '../errors/codes.ts';
 
@@ -14,9 +17,9 @@ export interface PartnerCardContract {
 }
 
 /** The card contract deployed for the partner at approval; 4005 while it has none. */
-export async function partnerCardContract(services: Services, partner: Pick<PartnerRow, 'id' | 'contract_address'>): Promise<PartnerCardContract> {
+export async function partnerCardContract(deps: { store: Store }, partner: Pick<PartnerRow, 'id' | 'contract_address'>): Promise<PartnerCardContract> {
   if (!partner.contract_address) throw new AppError(Errors.NoContractAddress);
-  const row = await services.store.db
+  const row = await deps.store.db
     .selectFrom('nft_contracts')
     .select(['id', 'chain', 'address', 'name'])
     .where('partner_id', '=', partner.id)
@@ -27,17 +30,17 @@ export async function partnerCardContract(services: Services, partner: Pick<Part
 }
 
 /** A card contract by its nft_id (any partner's); 404 when there is none. */
-export async function cardContractById(services: Services, nftId: number): Promise<PartnerCardContract> {
+export async function cardContractById(deps: { store: Store }, nftId: number): Promise<PartnerCardContract> {
   const row = Number.isSafeInteger(nftId)
-    ? await services.store.db.selectFrom('nft_contracts').select(['id', 'chain', 'address', 'name']).where('id', '=', nftId).executeTakeFirst()
+    ? await deps.store.db.selectFrom('nft_contracts').select(['id', 'chain', 'address', 'name']).where('id', '=', nftId).executeTakeFirst()
     : undefined;
   if (!row?.address) throw new AppError(Errors.NotFound, { detail: `no card contract with nft_id ${nftId}` });
   return { nftId: Number(row.id), chain: row.chain, address: row.address as Address, name: row.name };
 }
 
 /** The `contract_address` of a request must be the partner's own contract (400 otherwise). */
-export async function assertOwnContract(services: Services, partner: PartnerRow, contractAddress: string): Promise<PartnerCardContract> {
-  const contract = await partnerCardContract(services, partner);
+export async function assertOwnContract(deps: { store: Store }, partner: PartnerRow, contractAddress: string): Promise<PartnerCardContract> {
+  const contract = await partnerCardContract(deps, partner);
   if (contractAddress.toLowerCase() !== contract.address) {
     throw new AppError(Errors.BadRequest, { detail: 'contract_address is not the card contract of this partner' });
   }
@@ -45,8 +48,8 @@ export async function assertOwnContract(services: Services, partner: PartnerRow,
 }
 
 /** Unlocks the partner's signing key with its PIN (SHA-256 hex, either case): 4006 wrong, 403 locked. */
-export async function unlockPartnerKey(services: Services, partner: Pick<PartnerRow, 'key_id'>, pin: string): Promise<TransactionSigner> {
-  const key = await services.vault.unlock(partner.key_id, pin.toLowerCase());
+export async function unlockPartnerKey(deps: { vault: KeyVault }, partner: Pick<PartnerRow, 'key_id'>, pin: string): Promise<TransactionSigner> {
+  const key = await deps.vault.unlock(partner.key_id, pin.toLowerCase());
   return { address: key.address, account: key.account };
 }
 
@@ -67,8 +70,8 @@ export function transactionRefusalError(error: unknown): unknown {
  * which keeps sending it, and A20 tells when it is mined (a mint is finished and counted by the
  * recovery pass).
  */
-export async function waitUntilMined<T>(services: Services, wait: (timeoutMs: number) => Promise<T>): Promise<T> {
-  const timeoutMs = services.config.cards.confirmTimeoutMs;
+export async function waitUntilMined<T>(deps: { config: Readonly<Config> }, wait: (timeoutMs: number) => Promise<T>): Promise<T> {
+  const timeoutMs = deps.config.cards.confirmTimeoutMs;
   try {
     return await wait(timeoutMs);
   } catch (error) {
@@ -84,7 +87,7 @@ export async function waitUntilMined<T>(services: Services, wait: (timeoutMs: nu
  * waits until it is mined (see waitUntilMined). Refusals become their codes (transactionRefusalError).
  */
 export async function submitPartnerTransaction(
-  services: Services,
+  deps: { config: Readonly<Config>; outbox: TransactionOutbox },
   contract: Pick<PartnerCardContract, 'chain' | 'address'>,
   signer: TransactionSigner,
   idempotencyKey: string,
@@ -93,10 +96,10 @@ export async function submitPartnerTransaction(
 ): Promise<{ transaction: OutboxTransaction }> {
   let submitted;
   try {
-    submitted = await services.outbox.submit({ idempotencyKey, chain: contract.chain, signer, to, data });
+    submitted = await deps.outbox.submit({ idempotencyKey, chain: contract.chain, signer, to, data });
   } catch (error) {
     throw transactionRefusalError(error);
   }
-  const transaction = await waitUntilMined(services, (timeoutMs) => services.outbox.waitForFinal(submitted.id, timeoutMs));
+  const transaction = await waitUntilMined(deps, (timeoutMs) => deps.outbox.waitForFinal(submitted.id, timeoutMs));
   return { transaction };
 }

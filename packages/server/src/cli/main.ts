@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { ConfigError, loadConfig, type Config, type ConfigOverrides } from '../config/config.ts';
 import { isAppError } from '../errors/app-error.ts';
 import { openServices, type Services } from '../services.ts';
+import { withBackgroundJobs } from '../background-jobs.ts';
 import { sha256Hex } from '../custody/passwords.ts';
 import { approvePartner, createPartner, unlockPartnerPin } from '../partners/commands.ts';
 import { assertPartnerProgramOpen } from '../partner-api/program-window.ts';
@@ -14,7 +15,7 @@ import { withRunningServiceUrl } from './service-record.ts';
 import { ACCOUNT_STATUS, findAccountOrFail, listAccounts, setAccountStatus, setMintLimit, statusName, type AccountSelector, type AccountStatusName } from '../accounts/commands.ts';
 import { listOperatorActions, operatorName, recordOperatorAction } from '../audit/store.ts';
 import type { PartnerRow, UserRow } from '../store/schema.ts';
-import { a2aCommands, A2A_CLI_OPTIONS, A2A_CLI_USAGE } from '../a2a/cli-commands.ts';
+import { a2aCommands, A2A_CLI_OPTIONS, A2A_CLI_USAGE } from './a2a-commands.ts';
 
 const USAGE = `wallet-service: the wallet service and its operator commands
 
@@ -117,7 +118,7 @@ export async function main(argv: string[]): Promise<number> {
     const args = positionals.slice(name.split(' ').length);
     // Only handlers that declare the third parameter take positional arguments.
     if (args.length > 0 && handler.length < 3) throw new UsageError(`unknown command "${command}". Run wallet-service --help for usage.`);
-    const services = await openServices(withRunningServiceUrl(config), { chainMode: 'attach', runOutbox: true, log: quietLogger(config) });
+    const services = await withBackgroundJobs(await openServices(withRunningServiceUrl(config), { chainMode: 'attach', log: quietLogger(config) }));
     try {
       const result = await handler(services, values, args);
       if (AUDITED_AFTER_THE_FACT.has(name)) {

@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import { withPort, type Config } from '../config/config.ts';
 import { buildApp, type App } from '../app.ts';
 import { openServices, type Services } from '../services.ts';
+import { startBackgroundJobs, type BackgroundJobs } from '../background-jobs.ts';
 import { freePort } from '../chain/managed-node.ts';
 import { claimDataDir } from './service-record.ts';
 
@@ -16,19 +17,22 @@ export async function serve(configured: Readonly<Config>): Promise<number> {
   const log = pino({ level: config.logLevel });
   const claim = claimDataDir(config);
   let services: Services | undefined;
+  let jobs: BackgroundJobs | undefined;
   let app: App | undefined;
   let closing: Promise<void> | undefined;
   const shutdown = (signal: string) => {
     closing ??= (async () => {
       log.info(`${signal}: stopping`);
       await app?.close();
+      await jobs?.stop();
       await services?.close();
       claim.release();
     })();
     return closing;
   };
   try {
-    services = await openServices(config, { chainMode: 'own', runOutbox: true, log });
+    services = await openServices(config, { chainMode: 'own', log });
+    jobs = await startBackgroundJobs(services);
     app = await buildApp({ services, logger: log.child({ component: 'http' }) as never });
     const address = await app.listen({ host: config.host, port: config.port });
     const chains = services.chains

@@ -20,7 +20,7 @@ test('a master key other than the store\'s is refused at start, before anything 
     const wrongKey = loadConfig({ env: {}, overrides: { ...installation.config, masterKey: randomBytes(32).toString('hex') } });
     const refusal = (error: unknown) =>
       error instanceof MasterKeyError && /is not the one this store's keys were sealed with/.test(error.message);
-    await assert.rejects(openServices(wrongKey, { chainMode: 'own', runOutbox: false, ...(installation.postgresSchema ? { postgresSchema: installation.postgresSchema } : {}) }), refusal);
+    await assert.rejects(openServices(wrongKey, { chainMode: 'own', ...(installation.postgresSchema ? { postgresSchema: installation.postgresSchema } : {}) }), refusal);
     // ...and a lost master.key, which the next start would otherwise replace with a new one.
     rmSync(join(installation.dataDir, MASTER_KEY_FILE));
     await assert.rejects(installation.open(), refusal);

@@ -7,27 +7,33 @@ import { catchUpWithChain } from '../cards/index-freshness.ts';
 import { assertOwnContract, submitPartnerTransaction, unlockPartnerKey, type PartnerCardContract } from '../cards/partner-signing.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { OutboxTransaction } from '../outbox/outbox.ts';
-import type { Services } from '../services.ts';
+import type { ChainRegistry } from '../chain/chains.ts';
+import type { Store } from '../store/database.ts';
+import type { Config } from '../config/config.ts';
+import type { KeyVault } from '../custody/key-vault.ts';
+import type { TransactionOutbox } from '../outbox/outbox.ts';
+import type { CardIndex } from '../card-index/index.ts';
+import type { Logger } from 'pino';
 import type { PartnerRow } from '../store/schema.ts';
 import { walletWebUrl } from '../wallet-app/web-url.ts';
 import type { EscrowCancelAnswer, EscrowDepositAnswer, EscrowListAnswer } from './schema.ts';
 import { Errors } from '../errors/codes.ts';
 
 /** The escrow contract a card contract lets move its cards (fixed when the card contract was deployed). */
-async function escrowOf(services: Services, contract: Pick<PartnerCardContract, 'chain' | 'address'>): Promise<Address> {
-  const escrow = await services.chains.get(contract.chain).client.readContract({ address: contract.address, abi: cardNftAbi, functionName: 'escrow' });
+async function escrowOf(deps: { chains: ChainRegistry }, contract: Pick<PartnerCardContract, 'chain' | 'address'>): Promise<Address> {
+  const escrow = await deps.chains.get(contract.chain).client.readContract({ address: contract.address, abi: cardNftAbi, functionName: 'escrow' });
   if (escrow === zeroAddress) throw new AppError(Errors.BadRequest, { detail: 'this card contract has no escrow' });
   return escrow.toLowerCase() as Address;
 }
 
 /** The partner's own card contract named by a request (400 otherwise) and the escrow it lets move its cards. */
-async function partnerEscrow(services: Services, partner: PartnerRow, contractAddress: string): Promise<{ contract: PartnerCardContract; escrow: Address }> {
-  const contract = await assertOwnContract(services, partner, contractAddress);
-  return { contract, escrow: await escrowOf(services, contract) };
+async function partnerEscrow(deps: { store: Store; chains: ChainRegistry }, partner: PartnerRow, contractAddress: string): Promise<{ contract: PartnerCardContract; escrow: Address }> {
+  const contract = await assertOwnContract(deps, partner, contractAddress);
+  return { contract, escrow: await escrowOf(deps, contract) };
 }
 
-async function isEscrowApproved(services: Services, partner: PartnerRow, contract: PartnerCardContract, escrow: Address): Promise<boolean> {
-  return services.chains.get(contract.chain).client.readContract({
+async function isEscrowApproved(deps: { chains: ChainRegistry }, partner: PartnerRow, contract: PartnerCardContract, escrow: Address): Promise<boolean> {
+  return deps.chains.get(contract.chain).client.readContract({
     address: contract.address,
     abi: cardNftAbi,
     functionName: 'isApprovedForAll',
@@ -40,19 +46,19 @@ async function isEscrowApproved(services: Services, partner: PartnerRow, contrac
  * `setApprovalForAll`), signed with the PIN; answers once mined. Needed once per contract; calling
  * it again sends the approval again and is harmless.
  */
-export async function approveEscrow(services: Services, partner: PartnerRow, input: { pin: string; contractAddress: string }): Promise<{ tx_hash: Hex }> {
-  const { contract, escrow } = await partnerEscrow(services, partner, input.contractAddress);
-  const signer = await unlockPartnerKey(services, partner, input.pin);
+export async function approveEscrow(deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox }, partner: PartnerRow, input: { pin: string; contractAddress: string }): Promise<{ tx_hash: Hex }> {
+  const { contract, escrow } = await partnerEscrow(deps, partner, input.contractAddress);
+  const signer = await unlockPartnerKey(deps, partner, input.pin);
   const data = encodeFunctionData({ abi: cardNftAbi, functionName: 'setApprovalForAll', args: [escrow, true] });
-  const { transaction } = await submitPartnerTransaction(services, contract, signer, `escrow-approve:${randomUUID()}`, data);
+  const { transaction } = await submitPartnerTransaction(deps, contract, signer, `escrow-approve:${randomUUID()}`, data);
   assertSucceeded(transaction, 'approval');
   return { tx_hash: transaction.txHash };
 }
 
 /** A16: whether the escrow may move the partner's cards of the contract, as the chain says now. */
-export async function escrowApproval(services: Services, partner: PartnerRow, contractAddress: string): Promise<{ approve: boolean }> {
-  const { contract, escrow } = await partnerEscrow(services, partner, contractAddress);
-  return { approve: await isEscrowApproved(services, partner, contract, escrow) };
+export async function escrowApproval(deps: { store: Store; chains: ChainRegistry }, partner: PartnerRow, contractAddress: string): Promise<{ approve: boolean }> {
+  const { contract, escrow } = await partnerEscrow(deps, partner, contractAddress);
+  return { approve: await isEscrowApproved(deps, partner, contract, escrow) };
 }
 
 /**
@@ -63,19 +69,19 @@ export async function escrowApproval(services: Services, partner: PartnerRow, co
  * only its hash is stored, and goes on chain, so the store alone cannot claim a card.
  */
 export async function depositCards(
-  services: Services,
+  deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox },
   partner: PartnerRow,
   input: { pin: string; cardIds: number[]; contractAddress: string },
 ): Promise<EscrowDepositAnswer> {
-  const { contract, escrow } = await partnerEscrow(services, partner, input.contractAddress);
-  if (!(await isEscrowApproved(services, partner, contract, escrow))) {
+  const { contract, escrow } = await partnerEscrow(deps, partner, input.contractAddress);
+  if (!(await isEscrowApproved(deps, partner, contract, escrow))) {
     throw new AppError(Errors.EscrowNotApproved, { detail: 'call POST /v2/escrow/approve for this contract first' });
   }
   const partnerAddress = partner.main_address.toLowerCase();
-  const holders = await Promise.all(input.cardIds.map((cardId) => chainHolderOf(services, contract, cardId)));
+  const holders = await Promise.all(input.cardIds.map((cardId) => chainHolderOf(deps, contract, cardId)));
   const held = input.cardIds.filter((_, index) => holders[index] === partnerAddress);
   if (held.length === 0) throw new AppError(Errors.CardNotHeld, { detail: 'none of card_ids is held by the partner' });
-  const signer = await unlockPartnerKey(services, partner, input.pin);
+  const signer = await unlockPartnerKey(deps, partner, input.pin);
 
   const depositKey = `escrow-deposit:${randomUUID()}`;
   const now = Date.now();
@@ -84,7 +90,7 @@ export async function depositCards(
     return { cardId, secret, id: randomBytes(16).toString('base64url'), claimHash: keccak256(secret) };
   });
   // Stored before the deposit is sent, so a card deposited under a hash always has its row.
-  await services.store.db
+  await deps.store.db
     .insertInto('escrow_claims')
     .values(
       claims.map((claim) => ({
@@ -112,22 +118,22 @@ export async function depositCards(
   });
   let transaction: OutboxTransaction;
   try {
-    ({ transaction } = await submitPartnerTransaction(services, contract, signer, depositKey, data, escrow));
+    ({ transaction } = await submitPartnerTransaction(deps, contract, signer, depositKey, data, escrow));
     assertSucceeded(transaction, 'deposit');
   } catch (error) {
     // Refused, or reverted as a whole: no card went into escrow. (A call that timed out keeps its
     // rows: the deposit may still be mined.)
-    if (!(error instanceof AppError && error.code === Errors.ServiceUnavailable)) await deleteClaims(services, depositKey, claims.map((claim) => claim.id));
+    if (!(error instanceof AppError && error.code === Errors.ServiceUnavailable)) await deleteClaims(deps, depositKey, claims.map((claim) => claim.id));
     throw error;
   }
   const deposited = new Set(
-    (await escrowEvents(services, contract.chain, transaction.txHash, escrow, 'Deposited'))
+    (await escrowEvents(deps, contract.chain, transaction.txHash, escrow, 'Deposited'))
       .filter((event) => event.args.nft.toLowerCase() === contract.address)
       .map((event) => Number(event.args.tokenId)),
   );
   const failed = claims.filter((claim) => !deposited.has(claim.cardId));
-  if (failed.length > 0) await deleteClaims(services, depositKey, failed.map((claim) => claim.id));
-  const webUrl = walletWebUrl(services.config);
+  if (failed.length > 0) await deleteClaims(deps, depositKey, failed.map((claim) => claim.id));
+  const webUrl = walletWebUrl(deps.config);
   return {
     claim_links: claims.filter((claim) => deposited.has(claim.cardId)).map((claim) => `${webUrl}/claim/${claim.id}#${claim.secret.slice(2)}`),
     fail_count: input.cardIds.length - deposited.size,
@@ -141,13 +147,13 @@ export async function depositCards(
  * or taken back, as the card index says (held by the escrow, sent there by the partner), 100 a page.
  */
 export async function listEscrowedCards(
-  services: Services,
+  deps: { config: Readonly<Config>; store: Store; chains: ChainRegistry; cardIndex: CardIndex; log: Logger },
   partner: PartnerRow,
   input: { contractAddress: string; cursor?: string | undefined },
 ): Promise<EscrowListAnswer> {
-  const { contract, escrow } = await partnerEscrow(services, partner, input.contractAddress);
-  await catchUpWithChain(services, contract.chain);
-  const page = await listCards(services, {
+  const { contract, escrow } = await partnerEscrow(deps, partner, input.contractAddress);
+  await catchUpWithChain(deps, contract.chain);
+  const page = await listCards(deps, {
     chain: contract.chain,
     owner: escrow,
     contract: contract.address,
@@ -157,8 +163,8 @@ export async function listEscrowedCards(
   });
   return {
     name: contract.name,
-    symbol_img: cardImage(services, contract.address),
-    cards: page.cards.map((card) => ({ ...listedCard(services, contract.nftId, card), owner: card.owner, sender: card.sender })),
+    symbol_img: cardImage(deps, contract.address),
+    cards: page.cards.map((card) => ({ ...listedCard(deps, contract.nftId, card), owner: card.owner, sender: card.sender })),
     next_cursor: page.nextCursor,
   };
 }
@@ -169,12 +175,12 @@ export async function listEscrowedCards(
  * are counted in fail_count.
  */
 export async function cancelEscrow(
-  services: Services,
+  deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox },
   partner: PartnerRow,
   input: { pin: string; cardIds: number[]; contractAddress: string },
 ): Promise<EscrowCancelAnswer> {
-  const { contract, escrow } = await partnerEscrow(services, partner, input.contractAddress);
-  const client = services.chains.get(contract.chain).client;
+  const { contract, escrow } = await partnerEscrow(deps, partner, input.contractAddress);
+  const client = deps.chains.get(contract.chain).client;
   const deposits = await Promise.all(
     input.cardIds.map((cardId) =>
       client.readContract({ address: escrow, abi: cardEscrowAbi, functionName: 'depositOf', args: [contract.address, BigInt(cardId)] }),
@@ -183,12 +189,12 @@ export async function cancelEscrow(
   const partnerAddress = partner.main_address.toLowerCase();
   const inEscrow = input.cardIds.filter((_, index) => deposits[index]![0].toLowerCase() === partnerAddress);
   if (inEscrow.length === 0) throw new AppError(Errors.CardNotInEscrow, { detail: 'none of card_ids is in escrow from this partner' });
-  const signer = await unlockPartnerKey(services, partner, input.pin);
+  const signer = await unlockPartnerKey(deps, partner, input.pin);
   const data = encodeFunctionData({ abi: cardEscrowAbi, functionName: 'cancel', args: [contract.address, inEscrow.map(BigInt)] });
-  const { transaction } = await submitPartnerTransaction(services, contract, signer, `escrow-cancel:${randomUUID()}`, data, escrow);
+  const { transaction } = await submitPartnerTransaction(deps, contract, signer, `escrow-cancel:${randomUUID()}`, data, escrow);
   assertSucceeded(transaction, 'cancel');
   const returned = new Set(
-    (await escrowEvents(services, contract.chain, transaction.txHash, escrow, 'Canceled'))
+    (await escrowEvents(deps, contract.chain, transaction.txHash, escrow, 'Canceled'))
       .filter((event) => event.args.nft.toLowerCase() === contract.address)
       .map((event) => Number(event.args.tokenId)),
   );
@@ -206,13 +212,13 @@ function assertSucceeded(transaction: OutboxTransaction, what: string): void {
   }
 }
 
-async function escrowEvents<Name extends 'Deposited' | 'Canceled'>(services: Services, chain: string, hash: Hex, escrow: Address, eventName: Name) {
-  const receipt = await services.chains.get(chain).client.getTransactionReceipt({ hash });
+async function escrowEvents<Name extends 'Deposited' | 'Canceled'>(deps: { chains: ChainRegistry }, chain: string, hash: Hex, escrow: Address, eventName: Name) {
+  const receipt = await deps.chains.get(chain).client.getTransactionReceipt({ hash });
   const logs = receipt.logs.filter((log) => log.address.toLowerCase() === escrow);
   return parseEventLogs({ abi: cardEscrowAbi, logs, eventName });
 }
 
-async function deleteClaims(services: Services, depositKey: string, ids: string[]): Promise<void> {
+async function deleteClaims(deps: { store: Store }, depositKey: string, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  await services.store.db.deleteFrom('escrow_claims').where('deposit_key', '=', depositKey).where('id', 'in', ids).execute();
+  await deps.store.db.deleteFrom('escrow_claims').where('deposit_key', '=', depositKey).where('id', 'in', ids).execute();
 }

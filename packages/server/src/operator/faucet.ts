@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { isAddress, parseEther, type Address } from 'viem';
-import type { Services } from '../services.ts';
+import type { TransactionOutbox } from '../outbox/outbox.ts';
+import type { Operator } from './operator.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { OutboxTransaction } from '../outbox/outbox.ts';
 import { Errors } from '../errors/codes.ts';
 
 /** Sends coins from the operator account through the outbox and waits for the receipt. */
 export async function faucet(
-  services: Services,
+  deps: { outbox: TransactionOutbox; operator: Operator },
   input: { to: string; amount: string; chain?: string; idempotencyKey?: string },
 ): Promise<OutboxTransaction> {
   // Strict: a mixed-case address must match its checksum, or it may be a mistyped one.
@@ -15,12 +16,12 @@ export async function faucet(
   if (!/^\d+(\.\d{1,18})?$/.test(input.amount) || /^0+(\.0+)?$/.test(input.amount)) {
     throw new AppError(Errors.InvalidAmount, { detail: 'amount must be a positive decimal number of coins' });
   }
-  const submitted = await services.outbox.submit({
+  const submitted = await deps.outbox.submit({
     idempotencyKey: input.idempotencyKey ?? `faucet:${randomUUID()}`,
     chain: input.chain ?? 'main',
-    signer: await services.operator.signer(),
+    signer: await deps.operator.signer(),
     to: input.to as Address,
     value: parseEther(input.amount),
   });
-  return services.outbox.waitForFinal(submitted.id);
+  return deps.outbox.waitForFinal(submitted.id);
 }

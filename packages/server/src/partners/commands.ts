@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { cardBaseUri } from '../cards/card-uri.ts';
 import { encodeDeployData, parseEther, type Address } from 'viem';
 import { cardNftAbi, cardNftBytecode } from '@wallet-service/contracts';
-import type { Services } from '../services.ts';
+import type { Config } from '../config/config.ts';
+import type { Store } from '../store/database.ts';
+import type { KeyVault } from '../custody/key-vault.ts';
+import type { ChainRegistry } from '../chain/chains.ts';
+import type { TransactionOutbox } from '../outbox/outbox.ts';
+import type { Operator } from '../operator/operator.ts';
 import { AppError } from '../errors/app-error.ts';
 import { hashPassword } from '../custody/passwords.ts';
 import { epochSeconds } from '../store/database.ts';
@@ -29,23 +34,23 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Registers a partner awaiting approval (status 20), with a PIN-protected signing key. */
-export async function createPartner(services: Services, input: CreatePartnerInput): Promise<PartnerRow> {
+export async function createPartner(deps: { config: Readonly<Config>; store: Store; vault: KeyVault }, input: CreatePartnerInput): Promise<PartnerRow> {
   const email = input.email.trim().toLowerCase();
   if (!EMAIL.test(email)) throw new AppError(Errors.BadRequest, { detail: 'email is not valid' });
   if (!SHA256_HEX.test(input.passwordHash) || !SHA256_HEX.test(input.pinHash)) {
     throw new AppError(Errors.BadRequest, { detail: 'password and pin must be 64-character SHA-256 hex' });
   }
   if (!input.name.trim() || !input.serviceName.trim()) throw new AppError(Errors.BadRequest, { detail: 'name and service name are required' });
-  const phone = normalizePhone(input.phone, services.config.phoneDefaultCountry);
+  const phone = normalizePhone(input.phone, deps.config.phoneDefaultCountry);
   if (!phone) throw new AppError(Errors.BadRequest, { detail: 'phone is not a valid phone number' });
-  const db = services.store.db;
+  const db = deps.store.db;
   if (await db.selectFrom('partners').select('id').where('email', '=', email).executeTakeFirst()) throw new AppError(Errors.EmailTaken);
 
   const id = randomUUID();
   const passwordHash = await hashPassword(input.passwordHash);
   const now = epochSeconds();
   return db.transaction().execute(async (trx) => {
-    const key = await services.vault.createKey(
+    const key = await deps.vault.createKey(
       { ownerType: 'partner', ownerId: id, protection: 'pin', secretKind: 'private_key', pin: input.pinHash },
       trx,
     );
@@ -57,9 +62,9 @@ export async function createPartner(services: Services, input: CreatePartnerInpu
       phone,
       service_name: input.serviceName.trim(),
       status: PARTNER_STATUS.pending,
-      mint_limit: services.config.partners.defaultMintLimit,
+      mint_limit: deps.config.partners.defaultMintLimit,
       mint_count: 0,
-      mint_period: monthKey(new Date(), services.config.timeZone),
+      mint_period: monthKey(new Date(), deps.config.timeZone),
       key_id: key.keyId,
       main_address: key.address,
       contract_address: null,
@@ -90,16 +95,16 @@ export interface ApprovedPartner {
  * by running it again.
  */
 export async function approvePartner(
-  services: Services,
+  deps: { config: Readonly<Config>; store: Store; chains: ChainRegistry; outbox: TransactionOutbox; operator: Operator },
   input: { email: string; mintLimit?: number; chain?: string },
 ): Promise<ApprovedPartner> {
-  const db = services.store.db;
-  const chain = services.chains.get(input.chain ?? 'main');
-  const partner = await findPartnerByEmail(services, input.email);
+  const db = deps.store.db;
+  const chain = deps.chains.get(input.chain ?? 'main');
+  const partner = await findPartnerByEmail(deps, input.email);
   if (input.mintLimit !== undefined && (!Number.isInteger(input.mintLimit) || input.mintLimit < 0)) {
     throw new AppError(Errors.BadRequest, { detail: 'mint limit must be a whole number' });
   }
-  const escrow = await ensureEscrowContract(services, chain.name);
+  const escrow = await ensureEscrowContract(deps, chain.name);
 
   let contract = await db.selectFrom('nft_contracts').selectAll().where('partner_id', '=', partner.id).executeTakeFirst();
   if (!contract) {
@@ -120,8 +125,8 @@ export async function approvePartner(
     contract = inserted;
   }
   const nftId = contract.id;
-  const operator = await services.operator.signer();
-  const deployment = await services.outbox.submit({
+  const operator = await deps.operator.signer();
+  const deployment = await deps.outbox.submit({
     idempotencyKey: contract.deploy_outbox_id,
     chain: chain.name,
     signer: operator,
@@ -129,24 +134,24 @@ export async function approvePartner(
     data: encodeDeployData({
       abi: cardNftAbi,
       bytecode: cardNftBytecode,
-      args: [contract.name, contract.symbol, cardBaseUri(services.config.publicUrl, nftId), partner.main_address as Address, escrow],
+      args: [contract.name, contract.symbol, cardBaseUri(deps.config.publicUrl, nftId), partner.main_address as Address, escrow],
     }),
   });
   const funding =
-    services.config.operator.partnerFundingCoins > 0
-      ? await services.outbox.submit({
+    deps.config.operator.partnerFundingCoins > 0
+      ? await deps.outbox.submit({
           idempotencyKey: `fund-partner:${partner.id}:${chain.name}`,
           chain: chain.name,
           signer: operator,
           to: partner.main_address as Address,
-          value: parseEther(String(services.config.operator.partnerFundingCoins)),
+          value: parseEther(String(deps.config.operator.partnerFundingCoins)),
         })
       : undefined;
-  const mined = await services.outbox.waitForFinal(deployment.id);
+  const mined = await deps.outbox.waitForFinal(deployment.id);
   if (mined.status !== 'mined' || mined.receiptStatus !== 'success' || !mined.contractAddress) {
     throw new Error(`card contract deployment ${mined.txHash} failed: ${mined.error ?? mined.receiptStatus}`);
   }
-  if (funding) await services.outbox.waitForFinal(funding.id);
+  if (funding) await deps.outbox.waitForFinal(funding.id);
   const contractAddress = mined.contractAddress;
   await db.updateTable('nft_contracts').set({ address: contractAddress }).where('id', '=', nftId).execute();
   await db
@@ -160,18 +165,18 @@ export async function approvePartner(
     })
     .where('id', '=', partner.id)
     .execute();
-  return { partner: await findPartnerByEmail(services, partner.email), contractAddress, nftId };
+  return { partner: await findPartnerByEmail(deps, partner.email), contractAddress, nftId };
 }
 
 /** Operator unlock after five wrong PINs. */
-export async function unlockPartnerPin(services: Services, email: string): Promise<PartnerRow> {
-  const partner = await findPartnerByEmail(services, email);
-  await services.vault.resetPinFailures(partner.key_id);
+export async function unlockPartnerPin(deps: { store: Store; vault: KeyVault }, email: string): Promise<PartnerRow> {
+  const partner = await findPartnerByEmail(deps, email);
+  await deps.vault.resetPinFailures(partner.key_id);
   return partner;
 }
 
-export async function findPartnerByEmail(services: Services, email: string): Promise<PartnerRow> {
-  const partner = await services.store.db
+export async function findPartnerByEmail(deps: { store: Store }, email: string): Promise<PartnerRow> {
+  const partner = await deps.store.db
     .selectFrom('partners')
     .selectAll()
     .where('email', '=', email.trim().toLowerCase())

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, isAppError } from '../errors/app-error.ts';
-import type { Services } from '../services.ts';
+import type { Config } from '../config/config.ts';
+import type { Messenger } from '../messenger/index.ts';
+import type { Store } from '../store/database.ts';
 import { epochSeconds, type Db } from '../store/database.ts';
 import { giveBackInviteQuota, planInviteQuota, takeInviteQuota, type InviteCounter } from './invite-quota.ts';
 import { personKey, type Person } from './person.ts';
@@ -24,6 +26,13 @@ interface ClaimedInvite {
   charges: InviteCounter[];
 }
 
+/** What invites are kept in, limited by and sent with. */
+export interface InviteDeps {
+  config: Readonly<Config>;
+  store: Store;
+  messenger: Messenger;
+}
+
 /**
  * The invites that one call owns: the `person_invites` rows it inserted for a partner (one row per
  * partner and person, so a person already invited by this partner, or being invited by a parallel
@@ -31,12 +40,12 @@ interface ClaimedInvite {
  * invite's row is deleted and its quota given back, so it does not count as "already invited".
  */
 export class InviteBatch {
-  readonly #services: Services;
+  readonly #deps: InviteDeps;
   readonly #partnerId: string;
   readonly #invites: Map<string, ClaimedInvite>;
 
-  private constructor(services: Services, partnerId: string, invites: Map<string, ClaimedInvite>) {
-    this.#services = services;
+  private constructor(deps: InviteDeps, partnerId: string, invites: Map<string, ClaimedInvite>) {
+    this.#deps = deps;
     this.#partnerId = partnerId;
     this.#invites = invites;
   }
@@ -45,7 +54,7 @@ export class InviteBatch {
    * Inserts the invite rows of `people` (distinct) that this partner has none of, and takes over
    * those left unsent by a call that stopped (ABANDONED_CLAIM_SECONDS); the batch holds those.
    */
-  static async claim(services: Services, partnerId: string, people: readonly Person[]): Promise<InviteBatch> {
+  static async claim(deps: InviteDeps, partnerId: string, people: readonly Person[]): Promise<InviteBatch> {
     const invites = new Map<string, ClaimedInvite>();
     const createdAt = epochSeconds();
     for (let start = 0; start < people.length; start += INSERT_CHUNK) {
@@ -59,7 +68,7 @@ export class InviteBatch {
         sent_at: null,
         quota_charges: null,
       }));
-      const inserted = await services.store.db
+      const inserted = await deps.store.db
         .insertInto('person_invites')
         .values(rows)
         .onConflict((conflict) => conflict.columns(['partner_id', 'phone', 'name']).doNothing())
@@ -72,10 +81,10 @@ export class InviteBatch {
     }
     for (const person of people) {
       if (invites.has(personKey(person))) continue;
-      const id = await takeOverAbandoned(services.store.db, partnerId, person, createdAt);
+      const id = await takeOverAbandoned(deps.store.db, partnerId, person, createdAt);
       if (id) invites.set(personKey(person), { id, person, charges: [] });
     }
-    return new InviteBatch(services, partnerId, invites);
+    return new InviteBatch(deps, partnerId, invites);
   }
 
   /** Whether this batch invites the person of this key (personKey). */
@@ -95,13 +104,13 @@ export class InviteBatch {
    */
   async takeQuota(): Promise<void> {
     const invites = [...this.#invites.values()];
-    const plan = planInviteQuota(this.#services.config.invites, {
+    const plan = planInviteQuota(this.#deps.config.invites, {
       partnerId: this.#partnerId,
       phones: invites.map((invite) => invite.person.phone),
-      timeZone: this.#services.config.timeZone,
+      timeZone: this.#deps.config.timeZone,
     });
     try {
-      await this.#services.store.db.transaction().execute(async (trx) => {
+      await this.#deps.store.db.transaction().execute(async (trx) => {
         for (const [index, invite] of invites.entries()) {
           await trx.updateTable('person_invites').set({ quota_charges: JSON.stringify(plan.charges[index]) }).where('id', '=', invite.id).execute();
         }
@@ -121,7 +130,7 @@ export class InviteBatch {
     for (const [key, invite] of this.#invites) {
       const walletId = walletIds.get(key);
       if (!walletId) continue;
-      await this.#services.store.db.updateTable('person_invites').set({ reserved_wallet_id: walletId }).where('id', '=', invite.id).execute();
+      await this.#deps.store.db.updateTable('person_invites').set({ reserved_wallet_id: walletId }).where('id', '=', invite.id).execute();
     }
   }
 
@@ -138,7 +147,7 @@ export class InviteBatch {
       await Promise.all(
         invites.slice(start, start + SEND_CONCURRENCY).map(async (invite) => {
           const sentAt = epochSeconds();
-          const marked = await this.#services.store.db
+          const marked = await this.#deps.store.db
             .updateTable('person_invites')
             .set({ sent_at: sentAt })
             .where('id', '=', invite.id)
@@ -146,7 +155,7 @@ export class InviteBatch {
             .executeTakeFirst();
           if (marked.numUpdatedRows !== 1n) return;
           try {
-            await this.#services.messenger.send({ to: invite.person, kind: 'invite', text: textOf(invite.person) });
+            await this.#deps.messenger.send({ to: invite.person, kind: 'invite', text: textOf(invite.person) });
           } catch (error) {
             failures.push(error);
             await this.#remove(invite, sentAt);
@@ -176,7 +185,7 @@ export class InviteBatch {
 
   /** Deletes an invite row still in the state `sentAt` (null: unsent) and gives its quota back, together. */
   async #remove(invite: ClaimedInvite, sentAt: number | null): Promise<void> {
-    await this.#services.store.db.transaction().execute(async (trx) => {
+    await this.#deps.store.db.transaction().execute(async (trx) => {
       const deleted = await trx
         .deleteFrom('person_invites')
         .where('id', '=', invite.id)

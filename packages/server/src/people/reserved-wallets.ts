@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isUniqueViolation } from '../partners/commands.ts';
-import type { Services } from '../services.ts';
+import type { Store } from '../store/database.ts';
+import type { KeyVault } from '../custody/key-vault.ts';
 import { epochSeconds, type Db, type DbTransaction } from '../store/database.ts';
 import type { ReservedWalletRow } from '../store/schema.ts';
 import type { Person } from './person.ts';
@@ -23,14 +24,14 @@ export async function findReservedWallet(db: Db | DbTransaction, person: Person)
  * parallel calls, in any number of processes, end with one wallet: a loser's transaction rolls back
  * (its key with it) and it reads the winner's row.
  */
-export async function reserveWallet(services: Services, person: Person): Promise<ReservedWalletRow> {
-  const db = services.store.db;
+export async function reserveWallet(deps: { store: Store; vault: KeyVault }, person: Person): Promise<ReservedWalletRow> {
+  const db = deps.store.db;
   const existing = await findReservedWallet(db, person);
   if (existing) return existing;
   const id = randomUUID();
   try {
     return await db.transaction().execute(async (trx) => {
-      const key = await services.vault.createKey(
+      const key = await deps.vault.createKey(
         { ownerType: 'user', ownerId: id, protection: 'server', secretKind: 'mnemonic_entropy' },
         trx,
       );

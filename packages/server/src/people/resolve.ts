@@ -1,6 +1,7 @@
-import type { Services } from '../services.ts';
+import type { Store } from '../store/database.ts';
+import type { KeyVault } from '../custody/key-vault.ts';
 import type { ReservedWalletRow } from '../store/schema.ts';
-import { InviteBatch } from './invites.ts';
+import { InviteBatch, type InviteDeps } from './invites.ts';
 import { findMembers } from './members.ts';
 import { cardInviteText } from './messages.ts';
 import { distinctPeople, normalizePersonName, personKey, type Person } from './person.ts';
@@ -35,14 +36,14 @@ export interface PeopleResolution {
  * and phone (created when there is none). Call `sendInvites` with the indexes whose card was minted,
  * then `releaseInvites` with the rest (an invite already sent is not released).
  */
-export async function resolvePeople(services: Services, input: { partnerId: string; people: Person[] }): Promise<PeopleResolution> {
+export async function resolvePeople(deps: InviteDeps & { vault: KeyVault }, input: { partnerId: string; people: Person[] }): Promise<PeopleResolution> {
   const people = input.people.map((person) => ({ name: normalizePersonName(person.name), phone: person.phone }));
   const distinct = distinctPeople(people);
-  const members = await findMembers(services.store.db, distinct);
+  const members = await findMembers(deps.store.db, distinct);
   const others = distinct.filter((person) => !members.has(personKey(person)));
-  const invites = await InviteBatch.claim(services, input.partnerId, others);
+  const invites = await InviteBatch.claim(deps, input.partnerId, others);
   await invites.takeQuota();
-  const wallets = await reserveWallets(services, others, invites);
+  const wallets = await reserveWallets(deps, others, invites);
 
   const firstIndex = new Map<string, number>();
   const recipients = people.map((person, index): PersonRecipient => {
@@ -63,7 +64,7 @@ export async function resolvePeople(services: Services, input: { partnerId: stri
     });
   return {
     recipients,
-    sendInvites: (indexes, context) => invites.send(invitedKeys(indexes), (person) => cardInviteText(services.config, person, context)),
+    sendInvites: (indexes, context) => invites.send(invitedKeys(indexes), (person) => cardInviteText(deps.config, person, context)),
     releaseInvites: (indexes) => invites.release(invitedKeys(indexes)),
   };
 }
@@ -73,13 +74,13 @@ export async function resolvePeople(services: Services, input: { partnerId: stri
  * be reserved, the batch is released and the error thrown.
  */
 export async function reserveWallets(
-  services: Services,
+  deps: { store: Store; vault: KeyVault },
   people: readonly Person[],
   invites: InviteBatch,
 ): Promise<Map<string, ReservedWalletRow>> {
   const wallets = new Map<string, ReservedWalletRow>();
   try {
-    for (const person of people) wallets.set(personKey(person), await reserveWallet(services, person));
+    for (const person of people) wallets.set(personKey(person), await reserveWallet(deps, person));
   } catch (error) {
     await invites.release(people.map(personKey));
     throw error;

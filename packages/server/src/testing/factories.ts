@@ -2,7 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../custody/passwords.ts';
 import { approvePartner, createPartner } from '../partners/commands.ts';
 import { createUser } from '../users/commands.ts';
-import type { Services } from '../services.ts';
+import type { Config } from '../config/config.ts';
+import type { Store } from '../store/database.ts';
+import type { KeyVault } from '../custody/key-vault.ts';
+import type { ChainRegistry } from '../chain/chains.ts';
+import type { TransactionOutbox } from '../outbox/outbox.ts';
+import type { Operator } from '../operator/operator.ts';
 
 let sequence = 0;
 function unique(): string {
@@ -16,10 +21,10 @@ export function buildPhone(): string {
 }
 
 /** Creates a partner (status 20). Returns the clear password and PIN with it. */
-export async function buildPartner(services: Services, overrides: { email?: string; pin?: string; password?: string } = {}) {
+export async function buildPartner(deps: { config: Readonly<Config>; store: Store; vault: KeyVault }, overrides: { email?: string; pin?: string; password?: string } = {}) {
   const password = overrides.password ?? `password-${unique()}`;
   const pin = overrides.pin ?? '123456';
-  const partner = await createPartner(services, {
+  const partner = await createPartner(deps, {
     email: overrides.email ?? `partner-${unique()}@example.com`,
     passwordHash: sha256Hex(password),
     pinHash: sha256Hex(pin),
@@ -31,17 +36,17 @@ export async function buildPartner(services: Services, overrides: { email?: stri
 }
 
 /** Creates and approves a partner: its card contract is deployed. */
-export async function buildApprovedPartner(services: Services, overrides: { mintLimit?: number } = {}) {
-  const built = await buildPartner(services);
-  const approved = await approvePartner(services, { email: built.partner.email, ...overrides });
+export async function buildApprovedPartner(deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox; operator: Operator }, overrides: { mintLimit?: number } = {}) {
+  const built = await buildPartner(deps);
+  const approved = await approvePartner(deps, { email: built.partner.email, ...overrides });
   return { ...built, ...approved };
 }
 
 /** Creates a wallet member. */
-export async function buildUser(services: Services, overrides: { name?: string; phone?: string; pin?: string } = {}) {
+export async function buildUser(deps: { config: Readonly<Config>; store: Store; vault: KeyVault }, overrides: { name?: string; phone?: string; pin?: string } = {}) {
   const password = `password-${unique()}`;
   const pin = overrides.pin ?? '654321';
-  const user = await createUser(services, {
+  const user = await createUser(deps, {
     name: overrides.name ?? `Member ${unique()}`,
     phone: overrides.phone ?? buildPhone(),
     email: `member-${unique()}@example.com`,

@@ -33,11 +33,16 @@ import { pino } from 'pino';
 import { encodeFunctionData, parseEther, toHex, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { cardNftAbi } from '@wallet-service/contracts';
-import { loadConfig } from '../config/config.ts';
+import { loadConfig, type Config } from '../config/config.ts';
+import type { ChainRegistry } from '../chain/chains.ts';
+import type { KeyVault } from '../custody/key-vault.ts';
+import type { Operator } from '../operator/operator.ts';
+import type { Store } from '../store/database.ts';
 import { sha256Hex } from '../custody/passwords.ts';
-import type { OutboxTransaction, TransactionSigner } from '../outbox/outbox.ts';
+import type { OutboxTransaction, TransactionOutbox, TransactionSigner } from '../outbox/outbox.ts';
 import { approvePartner, createPartner } from '../partners/commands.ts';
 import { openServices, type Services } from '../services.ts';
+import { withBackgroundJobs } from '../background-jobs.ts';
 
 // ---------------------------------------------------------------------------------------------
 // What the driver prints
@@ -305,12 +310,12 @@ async function openDriverServices(args: DriverArgs): Promise<Services> {
     env,
     overrides: { chains: { ethereum: null, polygon: null }, logLevel: 'warn' },
   });
-  return openServices(config, {
+  const services = await openServices(config, {
     chainMode: 'own',
-    runOutbox: true,
     log: pino({ level: 'warn' }, pino.destination(2)),
     ...(args.schema ? { postgresSchema: args.schema } : {}),
   });
+  return withBackgroundJobs(services);
 }
 
 const freshAddress = (): Address => privateKeyToAddress(generatePrivateKey()).toLowerCase() as Address;
@@ -362,34 +367,34 @@ async function setup(services: Services, args: DriverArgs): Promise<void> {
   print({ ready: true });
 }
 
-async function sharedSetup(services: Services, args: DriverArgs): Promise<void> {
-  const chain = services.chains.get('main');
+async function sharedSetup(deps: { vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox; operator: Operator }, args: DriverArgs): Promise<void> {
+  const chain = deps.chains.get('main');
   if (!chain.managed) {
     // A throwaway test chain: give the operator coins the way the embedded chains do.
     await chain.client.request({
       method: 'anvil_setBalance' as never,
-      params: [services.operator.address, toHex(parseEther('1000000'))] as never,
+      params: [deps.operator.address, toHex(parseEther('1000000'))] as never,
     });
   }
-  const key = await services.vault.createKey({
+  const key = await deps.vault.createKey({
     ownerType: 'fee_payer',
     ownerId: args.senderOwner,
     protection: 'server',
     secretKind: 'private_key',
   });
-  const funding = await services.outbox.submit({
+  const funding = await deps.outbox.submit({
     idempotencyKey: `fund-shared-sender:${key.keyId}`,
     chain: 'main',
-    signer: await services.operator.signer(),
+    signer: await deps.operator.signer(),
     to: key.address,
     value: FEE_PAYER_FUNDING,
   });
-  await expectMined(services, funding);
+  await expectMined(deps, funding);
   print({ sender: { keyId: key.keyId, address: key.address } });
 }
 
-async function expectMined(services: Services, transaction: OutboxTransaction): Promise<void> {
-  const final = await services.outbox.waitForFinal(transaction.id, FINAL_TIMEOUT_MS);
+async function expectMined(deps: { outbox: TransactionOutbox }, transaction: OutboxTransaction): Promise<void> {
+  const final = await deps.outbox.waitForFinal(transaction.id, FINAL_TIMEOUT_MS);
   if (final.status !== 'mined' || final.receiptStatus !== 'success') {
     throw new Error(`transaction ${final.txHash} ended ${final.status}/${final.receiptStatus}: ${final.error ?? ''}`);
   }
@@ -402,9 +407,9 @@ interface PlannedOperation extends OperationDetails {
 }
 
 /** Fresh recipients and distinct values, so every effect on chain is attributable to one operation. */
-async function planLoad(services: Services, args: DriverArgs): Promise<PlannedOperation[]> {
-  const db = services.store.db;
-  const operator = await services.operator.signer();
+async function planLoad(deps: { store: Store; vault: KeyVault; operator: Operator }, args: DriverArgs): Promise<PlannedOperation[]> {
+  const db = deps.store.db;
+  const operator = await deps.operator.signer();
   const feePayerRows = await db
     .selectFrom('signing_keys')
     .select(['id', 'owner_id'])
@@ -414,7 +419,7 @@ async function planLoad(services: Services, args: DriverArgs): Promise<PlannedOp
     .execute();
   const feePayers: TransactionSigner[] = [];
   for (const row of feePayerRows) {
-    const unlocked = await services.vault.unlock(row.id);
+    const unlocked = await deps.vault.unlock(row.id);
     feePayers.push({ address: unlocked.address, account: unlocked.account });
   }
   const partnerRows = await db
@@ -426,7 +431,7 @@ async function planLoad(services: Services, args: DriverArgs): Promise<PlannedOp
   // Each PIN unlock is counted as an attempt until it succeeds: unlock once per partner, not per mint.
   const partners: Array<{ signer: TransactionSigner; contract: Address }> = [];
   for (const row of partnerRows) {
-    const unlocked = await services.vault.unlock(row.key_id, sha256Hex(args.pin));
+    const unlocked = await deps.vault.unlock(row.key_id, sha256Hex(args.pin));
     partners.push({ signer: { address: unlocked.address, account: unlocked.account }, contract: row.contract_address as Address });
   }
   if (feePayers.length === 0 || partners.length === 0) throw new Error('run the setup mode first');
@@ -458,8 +463,8 @@ async function planLoad(services: Services, args: DriverArgs): Promise<PlannedOp
   });
 }
 
-async function planSend(services: Services, args: DriverArgs): Promise<PlannedOperation[]> {
-  const row = await services.store.db
+async function planSend(deps: { store: Store; vault: KeyVault }, args: DriverArgs): Promise<PlannedOperation[]> {
+  const row = await deps.store.db
     .selectFrom('signing_keys')
     .select('id')
     .where('owner_type', '=', 'fee_payer')
@@ -467,7 +472,7 @@ async function planSend(services: Services, args: DriverArgs): Promise<PlannedOp
     .orderBy('created_at')
     .executeTakeFirst();
   if (!row) throw new Error(`no fee-payer key owned by ${args.senderOwner}: run shared-setup first`);
-  const unlocked = await services.vault.unlock(row.id);
+  const unlocked = await deps.vault.unlock(row.id);
   const signer: TransactionSigner = { address: unlocked.address, account: unlocked.account };
   const offset = BigInt(parseInt(sha256Hex(args.run).slice(0, 5), 16));
   return Array.from({ length: args.count }, (_, index) => ({
@@ -482,7 +487,7 @@ async function planSend(services: Services, args: DriverArgs): Promise<PlannedOp
 }
 
 /** Submits every operation (`concurrency` at a time), printing attempt and accepted lines; then waits for finality. */
-async function runOperations(services: Services, args: DriverArgs, operations: PlannedOperation[]): Promise<void> {
+async function runOperations(deps: { outbox: TransactionOutbox }, args: DriverArgs, operations: PlannedOperation[]): Promise<void> {
   if (args.waitGo) {
     print({ ready: true });
     await waitForStdinLine();
@@ -498,7 +503,7 @@ async function runOperations(services: Services, args: DriverArgs, operations: P
       const deadline = Date.now() + RETRY_FOR_MS;
       for (let attempt = 1; ; attempt++) {
         try {
-          const transaction = await services.outbox.submit({
+          const transaction = await deps.outbox.submit({
             idempotencyKey: key,
             chain: 'main',
             signer,
@@ -525,7 +530,7 @@ async function runOperations(services: Services, args: DriverArgs, operations: P
   await Promise.all(Array.from({ length: Math.max(1, args.concurrency) }, worker));
   print({ submitted: accepted.length, gaveUp: gaveUp.length });
 
-  const finals = await Promise.all(accepted.map((transaction) => services.outbox.waitForFinal(transaction.id, FINAL_TIMEOUT_MS)));
+  const finals = await Promise.all(accepted.map((transaction) => deps.outbox.waitForFinal(transaction.id, FINAL_TIMEOUT_MS)));
   const mined = finals.filter((transaction) => transaction.status === 'mined').length;
   print({ final: { mined, failed: finals.length - mined } });
 }

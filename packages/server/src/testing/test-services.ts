@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pino, type Logger } from 'pino';
 import { loadConfig, type Config, type ConfigOverrides } from '../config/config.ts';
 import { openServices, type Services } from '../services.ts';
+import { withBackgroundJobs } from '../background-jobs.ts';
 import { buildApp, type App } from '../app.ts';
 import { createTestSchema } from './test-store.ts';
 
@@ -59,8 +60,8 @@ export async function createTestInstallation(overrides: ConfigOverrides = {}): P
     dataDir,
     postgresSchema: postgres?.schema,
     config,
-    open: (log = pino({ level: 'silent' })) =>
-      openServices(config, { chainMode: 'own', runOutbox: true, log, ...(postgres ? { postgresSchema: postgres.schema } : {}) }),
+    open: async (log = pino({ level: 'silent' })) =>
+      withBackgroundJobs(await openServices(config, { chainMode: 'own', log, ...(postgres ? { postgresSchema: postgres.schema } : {}) })),
     remove,
   };
 }

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { Services } from '../services.ts';
+import type { Config } from '../config/config.ts';
+import type { Store } from '../store/database.ts';
+import type { FileStorage } from '../storage/index.ts';
+import type { Logger } from 'pino';
 import { epochSeconds } from '../store/database.ts';
 import type { PartnerRow, UploadedFileRow } from '../store/schema.ts';
 import { inspectUpload } from './inspect.ts';
@@ -14,12 +17,12 @@ import { discardUpload, receiveUpload, uploadTempDir } from './receive.ts';
  * object, no row, no temporary file.
  */
 export async function storeUpload(
-  services: Services,
+  deps: { config: Readonly<Config>; store: Store; files: FileStorage; log: Logger },
   partner: PartnerRow,
   request: FastifyRequest,
   policy: UploadPolicy,
 ): Promise<UploadedFileRow> {
-  const upload = await receiveUpload(request, policy, uploadTempDir(services.config.dataDir));
+  const upload = await receiveUpload(request, policy, uploadTempDir(deps.config.dataDir));
   try {
     const size = await inspectUpload(upload.path, upload.format, policy);
     const name = `${randomUUID()}.${upload.format.ext}`;
@@ -35,12 +38,12 @@ export async function storeUpload(
       height: size.height,
       created_at: epochSeconds(),
     };
-    await services.files.put(row.storage_key, upload.path, { contentType: row.content_type });
+    await deps.files.put(row.storage_key, upload.path, { contentType: row.content_type });
     try {
-      await services.store.db.insertInto('uploaded_files').values(row).execute();
+      await deps.store.db.insertInto('uploaded_files').values(row).execute();
     } catch (error) {
-      await services.files.delete(row.storage_key).catch((cleanup: Error) =>
-        services.log.error(`upload ${row.storage_key} could not be removed after a failed insert: ${cleanup.message}`),
+      await deps.files.delete(row.storage_key).catch((cleanup: Error) =>
+        deps.log.error(`upload ${row.storage_key} could not be removed after a failed insert: ${cleanup.message}`),
       );
       throw error;
     }
@@ -51,11 +54,11 @@ export async function storeUpload(
 }
 
 /** The URL at which a public file is fetched: the storage's own public URL, or the service's file route. */
-export function publicFileUrl(services: Services, file: Pick<UploadedFileRow, 'name' | 'storage_key'>): string {
-  return services.files.publicUrl(file.storage_key) ?? `${services.config.publicUrl}/v2/files/${file.name}`;
+export function publicFileUrl(deps: { config: Readonly<Config>; files: FileStorage }, file: Pick<UploadedFileRow, 'name' | 'storage_key'>): string {
+  return deps.files.publicUrl(file.storage_key) ?? `${deps.config.publicUrl}/v2/files/${file.name}`;
 }
 
 /** A stored file by name, or undefined. */
-export async function findUploadedFile(services: Services, name: string): Promise<UploadedFileRow | undefined> {
-  return services.store.db.selectFrom('uploaded_files').selectAll().where('name', '=', name).executeTakeFirst();
+export async function findUploadedFile(deps: { store: Store }, name: string): Promise<UploadedFileRow | undefined> {
+  return deps.store.db.selectFrom('uploaded_files').selectAll().where('name', '=', name).executeTakeFirst();
 }

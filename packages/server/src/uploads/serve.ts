@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors/app-error.ts';
-import type { Services } from '../services.ts';
+import type { FileStorage } from '../storage/index.ts';
 import type { ByteRange } from '../storage/index.ts';
 import type { UploadedFileRow } from '../store/schema.ts';
 import { Errors } from '../errors/codes.ts';
@@ -14,7 +14,7 @@ export const STORED_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-
  * answered with 206 (video players need it); other or unsatisfiable ranges get the whole file.
  */
 export async function sendStoredFile(
-  services: Services,
+  deps: { files: FileStorage },
   request: FastifyRequest,
   reply: FastifyReply,
   file: UploadedFileRow,
@@ -22,7 +22,7 @@ export async function sendStoredFile(
 ): Promise<FastifyReply> {
   const size = Number(file.size_bytes);
   const range = parseRange(request.headers.range, size);
-  const object = await services.files.get(file.storage_key, range);
+  const object = await deps.files.get(file.storage_key, range);
   if (!object) throw new AppError(Errors.NotFound);
   reply
     .header('content-type', file.content_type)

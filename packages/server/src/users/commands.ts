@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Services } from '../services.ts';
+import type { Config } from '../config/config.ts';
+import type { Store } from '../store/database.ts';
+import type { KeyVault } from '../custody/key-vault.ts';
 import { AppError } from '../errors/app-error.ts';
 import { hashPassword } from '../custody/passwords.ts';
 import { epochSeconds, type Db, type DbTransaction } from '../store/database.ts';
@@ -31,7 +33,7 @@ export interface CreateUserInput {
  * wallet becomes the member's: its key is turned into the member's PIN key, and the claim, the key
  * and the user row commit together. Names are trimmed, inner whitespace collapsed.
  */
-export async function createUser(services: Services, input: CreateUserInput, now = new Date()): Promise<UserRow> {
+export async function createUser(deps: { config: Readonly<Config>; store: Store; vault: KeyVault }, input: CreateUserInput, now = new Date()): Promise<UserRow> {
   const email = input.email.trim().toLowerCase();
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new AppError(Errors.BadRequest, { detail: 'email is not valid' });
   if (!/^[0-9a-f]{64}$/.test(input.passwordHash) || !/^[0-9a-f]{64}$/.test(input.pinHash)) {
@@ -39,13 +41,13 @@ export async function createUser(services: Services, input: CreateUserInput, now
   }
   const name = normalizePersonName(input.name);
   if (!name) throw new AppError(Errors.BadRequest, { detail: 'name is required' });
-  const phone = normalizePhone(input.phone, services.config.phoneDefaultCountry);
+  const phone = normalizePhone(input.phone, deps.config.phoneDefaultCountry);
   if (!phone) throw new AppError(Errors.BadRequest, { detail: 'phone is not a valid phone number' });
   const age = ageOn(input.birth, now);
   if (age === undefined) throw new AppError(Errors.InvalidBirth);
   if (age < MINIMUM_AGE) throw new AppError(Errors.UnderAge);
 
-  const db = services.store.db;
+  const db = deps.store.db;
   if (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()) throw new AppError(Errors.EmailTaken);
   if (await memberExists(db, name, phone)) throw new AppError(Errors.AccountExists);
   const id = randomUUID();
@@ -59,10 +61,10 @@ export async function createUser(services: Services, input: CreateUserInput, now
     if (reserved) {
       // A parallel sign-up of this person claimed it first (its row lock made this one wait).
       if (!(await markReservedWalletClaimed(trx, reserved.id, id, createdAt))) throw new AppError(Errors.AccountExists);
-      await services.vault.protectWithPin(reserved.key_id, input.pinHash, trx);
+      await deps.vault.protectWithPin(reserved.key_id, input.pinHash, trx);
       key = { keyId: reserved.key_id, address: reserved.address };
     } else {
-      key = await services.vault.createKey(
+      key = await deps.vault.createKey(
         { ownerType: 'user', ownerId: id, protection: 'pin', secretKind: 'mnemonic_entropy', pin: input.pinHash },
         trx,
       );
@@ -97,10 +99,10 @@ async function memberExists(db: Db | DbTransaction, name: string, phone: string)
 
 /** Whole years between a YYYY-MM-DD birth date and now; undefined for an impossible date. */
 /** Operator unlock after five wrong PINs: the member may approve requests again (406 for an unknown e-mail). */
-export async function unlockMemberPin(services: Services, email: string): Promise<UserRow> {
-  const member = await services.store.db.selectFrom('users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+export async function unlockMemberPin(deps: { store: Store; vault: KeyVault }, email: string): Promise<UserRow> {
+  const member = await deps.store.db.selectFrom('users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
   if (!member) throw new AppError(Errors.UserNotFound);
-  await services.vault.resetPinFailures(member.key_id);
+  await deps.vault.resetPinFailures(member.key_id);
   return member;
 }
 

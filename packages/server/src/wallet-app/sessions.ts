@@ -1,6 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { AppError } from '../errors/app-error.ts';
-import type { Services } from '../services.ts';
+import type { Config } from '../config/config.ts';
+import type { Store } from '../store/database.ts';
+import type { SignInThrottle } from '../sign-in-guard/throttle.ts';
 import { epochSeconds } from '../store/database.ts';
 import type { UserRow } from '../store/schema.ts';
 import { USER_STATUS } from '../users/commands.ts';
@@ -41,16 +43,16 @@ const REFUSED_STATUS: Record<number, ErrorCode> = {
  * Signs a member in with e-mail and password (SHA-256 hex): 406 unknown, 4004 wrong password, 422
  * suspended, 421 banned, 423 unsubscribed; wrong passwords and unknown e-mails count towards the same back-off as partners' (4008).
  */
-export async function signIn(services: Services, input: { email: string; password: string; address: string }): Promise<SignedIn> {
+export async function signIn(deps: { config: Readonly<Config>; store: Store; signInThrottle: SignInThrottle }, input: { email: string; password: string; address: string }): Promise<SignedIn> {
   if (!SHA256_HEX.test(input.password)) throw new AppError(Errors.BadRequest, { detail: 'password must be the SHA-256 hex of the password' });
-  const member = await services.signInThrottle.checkPassword(input.address, input.password, () =>
-    services.store.db.selectFrom('users').selectAll().where('email', '=', input.email.trim().toLowerCase()).executeTakeFirst(),
+  const member = await deps.signInThrottle.checkPassword(input.address, input.password, () =>
+    deps.store.db.selectFrom('users').selectAll().where('email', '=', input.email.trim().toLowerCase()).executeTakeFirst(),
   );
   if (member.status !== USER_STATUS.active) throw new AppError(REFUSED_STATUS[member.status] ?? Errors.AccountStatusUndefined);
   const token = randomBytes(32).toString('base64url');
   const now = epochSeconds();
-  const expiresAt = now + services.config.walletApp.sessionLifetimeSeconds;
-  await services.store.db
+  const expiresAt = now + deps.config.walletApp.sessionLifetimeSeconds;
+  await deps.store.db
     .insertInto('wallet_sessions')
     .values({ id: randomUUID(), token_hash: tokenHash(token), user_id: member.id, created_at: now, expires_at: expiresAt, revoked_at: null })
     .execute();
@@ -58,10 +60,10 @@ export async function signIn(services: Services, input: { email: string; passwor
 }
 
 /** The session of a bearer token: 4003 when none is given, 402 when it is unknown, expired or revoked. */
-export async function authenticate(services: Services, authorization: string | undefined): Promise<Session> {
+export async function authenticate(deps: { store: Store }, authorization: string | undefined): Promise<Session> {
   const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
   if (!token) throw new AppError(Errors.MissingAuthorization);
-  const row = await services.store.db
+  const row = await deps.store.db
     .selectFrom('wallet_sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
     .selectAll('u')
@@ -73,8 +75,8 @@ export async function authenticate(services: Services, authorization: string | u
   return { sessionId, member };
 }
 
-export async function signOut(services: Services, sessionId: string): Promise<void> {
-  await services.store.db
+export async function signOut(deps: { store: Store }, sessionId: string): Promise<void> {
+  await deps.store.db
     .updateTable('wallet_sessions')
     .set({ revoked_at: epochSeconds() })
     .where('id', '=', sessionId)

@@ -25,6 +25,7 @@ import { buildMintPayload, mintOk, partnerCall } from '../cards/testing/card-fac
 import { loadConfig } from '../config/config.ts';
 import { signedInPartner } from '../partner-api/testing/partner-session.ts';
 import { openServices, type Services } from '../services.ts';
+import { withBackgroundJobs } from '../background-jobs.ts';
 import { launchChromium } from '../testing/browser.ts';
 import { buildUser } from '../testing/factories.ts';
 import { startService, stopService } from '../testing/service-process.ts';
@@ -98,12 +99,11 @@ before(async () => {
   if (installation.postgresSchema) env.DATABASE_URL = databaseUrlWithSchema(installation.config.databaseUrl!, installation.postgresSchema);
   ({ service } = await startService(env));
   // The test's own view of the same installation, attached to the service's node (as the CLI is).
-  services = await openServices(loadConfig({ env }), {
+  services = await withBackgroundJobs(await openServices(loadConfig({ env }), {
     chainMode: 'attach',
-    runOutbox: true,
     log: pino({ level: 'silent' }),
     ...(installation.postgresSchema ? { postgresSchema: installation.postgresSchema } : {}),
-  });
+  }));
   browser = await launchChromium();
 });
 

@@ -1,6 +1,10 @@
 import { InvalidCardCursorError, MAX_PAGE_SIZE, type CardPage, type IndexedCard, type ListCardsByOwnerInput } from '../../card-index/index.ts';
 import { AppError } from '../../errors/app-error.ts';
-import type { Services } from '../../services.ts';
+import type { Config } from '../../config/config.ts';
+import type { Store } from '../../store/database.ts';
+import type { ChainRegistry } from '../../chain/chains.ts';
+import type { CardIndex } from '../../card-index/index.ts';
+import type { Logger } from 'pino';
 import type { PartnerRow } from '../../store/schema.ts';
 import { cardUri } from '../card-uri.ts';
 import { catchUpWithChain } from '../index-freshness.ts';
@@ -19,32 +23,32 @@ export const LIST_PAGE_SIZE = 100;
  * the escrow contract, so they are not here (A18 lists them).
  */
 export async function listPartnerBapps(
-  services: Services,
+  deps: { config: Readonly<Config>; store: Store; chains: ChainRegistry; cardIndex: CardIndex; log: Logger },
   partner: PartnerRow,
   input: { cursor?: string | undefined; pageSize?: number },
 ): Promise<BappListAnswer> {
   const pageSize = input.pageSize ?? LIST_PAGE_SIZE;
   const afterNftId = input.cursor ? decodeBappCursor(input.cursor) : undefined;
-  const chains = services.chains.all().map((chain) => chain.name);
-  await Promise.all(chains.map((chain) => catchUpWithChain(services, chain)));
+  const chains = deps.chains.all().map((chain) => chain.name);
+  await Promise.all(chains.map((chain) => catchUpWithChain(deps, chain)));
 
-  const db = services.store.db;
+  const db = deps.store.db;
   const owner = partner.main_address.toLowerCase();
   const { bapps, more } = await listHeldBapps(db, { owner, chains, afterNftId, limit: pageSize });
   const shownBefore = afterNftId === undefined ? 0 : await countHeldBappsThrough(db, { owner, chains, nftId: afterNftId });
   const entries = await Promise.all(
     bapps.map(async (bapp, index): Promise<BappEntry> => {
-      const page = await listCards(services, { chain: bapp.chain, owner, contract: bapp.contract, limit: LIST_PAGE_SIZE });
+      const page = await listCards(deps, { chain: bapp.chain, owner, contract: bapp.contract, limit: LIST_PAGE_SIZE });
       return {
         id: bapp.nftId,
         name: bapp.serviceName,
-        bapp_img: cardImage(services, bapp.contract),
+        bapp_img: cardImage(deps, bapp.contract),
         category_id: 0,
         nft_order_no: shownBefore + index + 1,
         summary: bapp.serviceName,
         card_count: bapp.cardCount,
         nft_id: bapp.nftId,
-        cards: page.cards.map((card) => listedCard(services, bapp.nftId, card)),
+        cards: page.cards.map((card) => listedCard(deps, bapp.nftId, card)),
         cards_next_cursor: page.nextCursor,
       };
     }),
@@ -61,14 +65,14 @@ export async function listPartnerBapps(
  * for a cursor that is not a card cursor of this contract.
  */
 export async function listPartnerNftCards(
-  services: Services,
+  deps: { config: Readonly<Config>; store: Store; chains: ChainRegistry; cardIndex: CardIndex; log: Logger },
   partner: PartnerRow,
   input: { nftId: number; cursor?: string | undefined; isAll?: boolean | undefined },
 ): Promise<NftCardListAnswer> {
-  const contract = await findNftContract(services.store.db, input.nftId);
-  if (!contract?.address || !services.chains.has(contract.chain)) throw new AppError(Errors.NotFound);
+  const contract = await findNftContract(deps.store.db, input.nftId);
+  if (!contract?.address || !deps.chains.has(contract.chain)) throw new AppError(Errors.NotFound);
   if (input.isAll && input.cursor) throw new AppError(Errors.BadRequest, { detail: 'isAll cannot be used with cursor' });
-  await catchUpWithChain(services, contract.chain);
+  await catchUpWithChain(deps, contract.chain);
 
   const query = { chain: contract.chain, owner: partner.main_address.toLowerCase(), contract: contract.address };
   let cards: IndexedCard[];
@@ -77,43 +81,43 @@ export async function listPartnerNftCards(
     cards = [];
     let cursor: string | undefined;
     do {
-      const page = await listCards(services, { ...query, cursor, limit: MAX_PAGE_SIZE });
+      const page = await listCards(deps, { ...query, cursor, limit: MAX_PAGE_SIZE });
       cards.push(...page.cards);
       cursor = page.nextCursor;
     } while (cursor);
     nextCursor = '';
   } else {
-    ({ cards, nextCursor } = await listCards(services, { ...query, cursor: input.cursor, limit: LIST_PAGE_SIZE }));
+    ({ cards, nextCursor } = await listCards(deps, { ...query, cursor: input.cursor, limit: LIST_PAGE_SIZE }));
   }
   return {
     name: contract.name,
-    symbol_img: cardImage(services, contract.address),
-    cards: cards.map((card) => listedCard(services, Number(contract.id), card)),
+    symbol_img: cardImage(deps, contract.address),
+    cards: cards.map((card) => listedCard(deps, Number(contract.id), card)),
     next_cursor: nextCursor,
   };
 }
 
 /** The card index's keyset page; its cursor refusals become 400. */
-export async function listCards(services: Services, input: ListCardsByOwnerInput): Promise<CardPage> {
+export async function listCards(deps: { cardIndex: CardIndex }, input: ListCardsByOwnerInput): Promise<CardPage> {
   try {
-    return await services.cardIndex.listByOwner(input);
+    return await deps.cardIndex.listByOwner(input);
   } catch (error) {
     if (error instanceof InvalidCardCursorError) throw new AppError(Errors.BadRequest, { detail: error.message, cause: error });
     throw error;
   }
 }
 
-export function listedCard(services: Services, nftId: number, card: IndexedCard): ListedCard {
+export function listedCard(deps: { config: Readonly<Config> }, nftId: number, card: IndexedCard): ListedCard {
   return {
     created_at: card.mintedAt ?? card.updatedAt,
     updated_at: card.updatedAt,
     card_id: card.tokenId,
-    card_uri: cardUri(services.config.publicUrl, nftId, card.tokenId),
+    card_uri: cardUri(deps.config.publicUrl, nftId, card.tokenId),
     transaction_hash: card.mintTxHash ?? card.lastTxHash,
   };
 }
 
 /** The image configured for a card contract (`a2a.cardImages`, shared with B4's symbol_img), or ''. */
-export function cardImage(services: Services, contract: string): string {
-  return services.config.a2a.cardImages[contract.toLowerCase()] ?? '';
+export function cardImage(deps: { config: Readonly<Config> }, contract: string): string {
+  return deps.config.a2a.cardImages[contract.toLowerCase()] ?? '';
 }

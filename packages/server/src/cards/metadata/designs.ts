@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { cardNftAbi } from '@wallet-service/contracts';
 import type { Address } from 'viem';
-import type { Services } from '../../services.ts';
+import type { Store } from '../../store/database.ts';
+import type { ChainRegistry } from '../../chain/chains.ts';
 import type { CardDesignRow } from '../../store/schema.ts';
 import type { CardMetadata, SecurePayload } from '../mint/payload.ts';
 
@@ -18,9 +19,9 @@ export interface MintedCardDesign {
  * card (batches of one contract never overlap, so the last one starting at or before it is the
  * only candidate). Undefined for a card that no mint of ours made.
  */
-export async function findMintedCardDesign(services: Services, contract: { chain: string; address: string }, cardId: number): Promise<MintedCardDesign | undefined> {
+export async function findMintedCardDesign(deps: { store: Store }, contract: { chain: string; address: string }, cardId: number): Promise<MintedCardDesign | undefined> {
   if (!Number.isSafeInteger(cardId) || cardId < 1) return undefined;
-  const row = await services.store.db
+  const row = await deps.store.db
     .selectFrom('card_mint_batches as b')
     .innerJoin('card_designs as d', 'd.id', 'b.design_id')
     .selectAll('d')
@@ -43,9 +44,9 @@ export async function findMintedCardDesign(services: Services, contract: { chain
 }
 
 /** The current holder of a card as the chain says (the source of truth); undefined when it does not exist (never minted or burned). */
-export async function chainHolderOf(services: Services, contract: { chain: string; address: string }, cardId: number): Promise<Address | undefined> {
+export async function chainHolderOf(deps: { chains: ChainRegistry }, contract: { chain: string; address: string }, cardId: number): Promise<Address | undefined> {
   try {
-    const owner = await services.chains.get(contract.chain).client.readContract({
+    const owner = await deps.chains.get(contract.chain).client.readContract({
       address: contract.address as Address,
       abi: cardNftAbi,
       functionName: 'ownerOf',
@@ -62,8 +63,8 @@ export async function chainHolderOf(services: Services, contract: { chain: strin
  * Whether `address` holds, on chain, a card whose design's `secure` object names `fileName` (an
  * A6 upload). The index finds the candidate cards; the chain confirms the one that counts.
  */
-export async function holdsCardNaming(services: Services, address: string, fileName: string): Promise<boolean> {
-  const candidates = await services.store.db
+export async function holdsCardNaming(deps: { store: Store; chains: ChainRegistry }, address: string, fileName: string): Promise<boolean> {
+  const candidates = await deps.store.db
     .selectFrom('card_secure_files as f')
     .innerJoin('card_mint_batches as b', (join) => join.onRef('b.design_id', '=', 'f.design_id').on('b.status', '=', 'minted'))
     .innerJoin('indexed_cards as c', (join) =>
@@ -80,7 +81,7 @@ export async function holdsCardNaming(services: Services, address: string, fileN
     .limit(5)
     .execute();
   for (const card of candidates) {
-    const holder = await chainHolderOf(services, { chain: card.chain, address: card.contract }, Number(card.token_id));
+    const holder = await chainHolderOf(deps, { chain: card.chain, address: card.contract }, Number(card.token_id));
     if (holder === address.toLowerCase()) return true;
   }
   return false;

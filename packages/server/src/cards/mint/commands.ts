@@ -3,7 +3,12 @@ import { encodeFunctionData, parseEventLogs, type Address, type Hex } from 'viem
 import { cardNftAbi } from '@wallet-service/contracts';
 import { AppError } from '../../errors/app-error.ts';
 import { OutboxRefusal, type TransactionSigner } from '../../outbox/outbox.ts';
-import type { Services } from '../../services.ts';
+import type { Config } from '../../config/config.ts';
+import type { Store } from '../../store/database.ts';
+import type { KeyVault } from '../../custody/key-vault.ts';
+import type { ChainRegistry } from '../../chain/chains.ts';
+import type { TransactionOutbox } from '../../outbox/outbox.ts';
+import type { Logger } from 'pino';
 import { epochSeconds } from '../../store/database.ts';
 import type { CardMintBatchRow, PartnerRow } from '../../store/schema.ts';
 import { monthKey } from '../../time.ts';
@@ -67,17 +72,17 @@ export interface MintOutcome {
  * sent or that reverts is given back to mint_count. The answer comes once every batch is mined (the
  * lists catch the card index up with the chain before they answer, so they show the mint too).
  */
-export async function mintCards(services: Services, input: MintCardsInput): Promise<MintOutcome> {
+export async function mintCards(deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox; log: Logger }, input: MintCardsInput): Promise<MintOutcome> {
   const { partner, design } = input;
   const recipients = input.recipients.map((address) => address.toLowerCase() as Address);
   const checked = 'signer' in input.authorization ? input.authorization : undefined;
-  const contract = checked?.contract ?? (await checkMint(services, partner, design, recipients.length));
+  const contract = checked?.contract ?? (await checkMint(deps, partner, design, recipients.length));
   const now = new Date();
-  const period = monthKey(now, services.config.timeZone);
-  const signer = checked?.signer ?? (await unlockPartnerKey(services, partner, (input.authorization as { pin: string }).pin));
+  const period = monthKey(now, deps.config.timeZone);
+  const signer = checked?.signer ?? (await unlockPartnerKey(deps, partner, (input.authorization as { pin: string }).pin));
 
-  const chain = services.chains.get(contract.chain);
-  const batchSize = await mintBatchSize(services, contract.chain);
+  const chain = deps.chains.get(contract.chain);
+  const batchSize = await mintBatchSize(deps, contract.chain);
   const designId = randomUUID();
   const createdAt = epochSeconds(now);
   const batches: CardMintBatchRow[] = [];
@@ -105,7 +110,7 @@ export async function mintCards(services: Services, input: MintCardsInput): Prom
       updated_at: createdAt,
     });
   }
-  await services.store.db.transaction().execute(async (trx) => {
+  await deps.store.db.transaction().execute(async (trx) => {
     await reserveMintCount(trx, partner.id, recipients.length, period);
     await trx
       .insertInto('card_designs')
@@ -137,11 +142,11 @@ export async function mintCards(services: Services, input: MintCardsInput): Prom
   let firstRefusal: unknown;
   for (const batch of batches) {
     if (stopped) {
-      settled.push(await failBatch(services, batch, 'not sent: an earlier batch of this mint could not be sent'));
+      settled.push(await failBatch(deps, batch, 'not sent: an earlier batch of this mint could not be sent'));
       continue;
     }
     try {
-      const transaction = await services.outbox.submit({
+      const transaction = await deps.outbox.submit({
         idempotencyKey: mintIdempotencyKey(batch.id),
         chain: batch.chain,
         signer,
@@ -149,7 +154,7 @@ export async function mintCards(services: Services, input: MintCardsInput): Prom
         data: encodeFunctionData({ abi: cardNftAbi, functionName: 'mintBatch', args: [JSON.parse(batch.recipients), design.metadata.sendable] }),
         gas: BATCH_BASE_GAS + GAS_PER_CARD_BOUND * BigInt(batch.card_count),
       });
-      await services.store.db
+      await deps.store.db
         .updateTable('card_mint_batches')
         .set({ status: 'submitted', outbox_id: transaction.id, tx_hash: transaction.txHash, updated_at: epochSeconds() })
         .where('id', '=', batch.id)
@@ -157,15 +162,15 @@ export async function mintCards(services: Services, input: MintCardsInput): Prom
         .execute();
       settled.push({ ...batch, status: 'submitted', outbox_id: transaction.id, tx_hash: transaction.txHash });
     } catch (error) {
-      if (!(error instanceof OutboxRefusal)) services.log.warn(`mint batch ${batch.id}: ${(error as Error).message}`);
+      if (!(error instanceof OutboxRefusal)) deps.log.warn(`mint batch ${batch.id}: ${(error as Error).message}`);
       stopped = true;
       firstRefusal ??= error;
-      settled.push(await failBatch(services, batch, (error as Error).message));
+      settled.push(await failBatch(deps, batch, (error as Error).message));
     }
   }
 
   const finals = await Promise.all(
-    settled.map((batch) => (batch.status === 'submitted' ? waitUntilMined(services, (timeoutMs) => settleMintBatch(services, batch, timeoutMs)) : batch)),
+    settled.map((batch) => (batch.status === 'submitted' ? waitUntilMined(deps, (timeoutMs) => settleMintBatch(deps, batch, timeoutMs)) : batch)),
   );
 
   const cardIdsByRecipient: Array<number | null> = [];
@@ -187,11 +192,11 @@ export async function mintCards(services: Services, input: MintCardsInput): Prom
  * files (400). A caller that unlocks the key itself (A8) runs them first, so a refused mint
  * costs no PIN attempt and leaves nothing behind.
  */
-export async function checkMint(services: Services, partner: PartnerRow, design: CardDesign, cards: number): Promise<PartnerCardContract> {
+export async function checkMint(deps: { config: Readonly<Config>; store: Store }, partner: PartnerRow, design: CardDesign, cards: number): Promise<PartnerCardContract> {
   if (cards === 0) throw new AppError(Errors.BadRequest, { detail: 'no recipients' });
-  const contract = await partnerCardContract(services, partner);
-  if (currentMintCount(partner, services.config.timeZone) + cards > partner.mint_limit) throw new AppError(Errors.MintMonthlyLimit);
-  await assertOwnSecureFiles(services, partner.id, design.secureFiles);
+  const contract = await partnerCardContract(deps, partner);
+  if (currentMintCount(partner, deps.config.timeZone) + cards > partner.mint_limit) throw new AppError(Errors.MintMonthlyLimit);
+  await assertOwnSecureFiles(deps, partner.id, design.secureFiles);
   return contract;
 }
 
@@ -218,17 +223,17 @@ export function mintIdempotencyKey(batchId: string): string {
  * mint_count. Each move is one guarded update, so the count is given back exactly once whoever
  * (the mint call or the recovery after a crash) gets there first.
  */
-export async function settleMintBatch(services: Services, batch: CardMintBatchRow, timeoutMs = 120_000): Promise<CardMintBatchRow> {
+export async function settleMintBatch(deps: { store: Store; chains: ChainRegistry; outbox: TransactionOutbox }, batch: CardMintBatchRow, timeoutMs = 120_000): Promise<CardMintBatchRow> {
   if (!batch.outbox_id) throw new Error(`mint batch ${batch.id} has no transaction`);
-  const transaction = await services.outbox.waitForFinal(batch.outbox_id, timeoutMs);
+  const transaction = await deps.outbox.waitForFinal(batch.outbox_id, timeoutMs);
   if (transaction.status === 'mined' && transaction.receiptStatus === 'success') {
-    const receipt = await services.chains.get(batch.chain).client.getTransactionReceipt({ hash: transaction.txHash });
+    const receipt = await deps.chains.get(batch.chain).client.getTransactionReceipt({ hash: transaction.txHash });
     const minted = parseEventLogs({ abi: cardNftAbi, eventName: 'Transfer', logs: receipt.logs }).filter(
       (log) => log.address.toLowerCase() === batch.contract && log.args.from === '0x0000000000000000000000000000000000000000',
     );
     const firstTokenId = minted.reduce((first, log) => (log.args.tokenId < first ? log.args.tokenId : first), minted[0]?.args.tokenId ?? 0n);
     if (minted.length !== batch.card_count) throw new Error(`mint batch ${batch.id}: receipt shows ${minted.length} cards, expected ${batch.card_count}`);
-    await services.store.db
+    await deps.store.db
       .updateTable('card_mint_batches')
       .set({ status: 'minted', first_token_id: Number(firstTokenId), updated_at: epochSeconds() })
       .where('id', '=', batch.id)
@@ -236,12 +241,12 @@ export async function settleMintBatch(services: Services, batch: CardMintBatchRo
       .execute();
     return { ...batch, status: 'minted', first_token_id: Number(firstTokenId) };
   }
-  return failBatch(services, batch, transaction.error ?? 'the mint transaction reverted');
+  return failBatch(deps, batch, transaction.error ?? 'the mint transaction reverted');
 }
 
 /** Marks a batch failed and gives its cards back to mint_count, once. */
-export async function failBatch(services: Services, batch: CardMintBatchRow, reason: string): Promise<CardMintBatchRow> {
-  await services.store.db.transaction().execute(async (trx) => {
+export async function failBatch(deps: { store: Store }, batch: CardMintBatchRow, reason: string): Promise<CardMintBatchRow> {
+  await deps.store.db.transaction().execute(async (trx) => {
     const moved = await trx
       .updateTable('card_mint_batches')
       // Node messages may carry raw revert bytes; PostgreSQL text takes no NUL.
@@ -255,9 +260,9 @@ export async function failBatch(services: Services, batch: CardMintBatchRow, rea
 }
 
 /** Secure files a design names must be this partner's A6 uploads. */
-async function assertOwnSecureFiles(services: Services, partnerId: string, names: string[]): Promise<void> {
+async function assertOwnSecureFiles(deps: { store: Store }, partnerId: string, names: string[]): Promise<void> {
   if (names.length === 0) return;
-  const found = await services.store.db
+  const found = await deps.store.db
     .selectFrom('uploaded_files')
     .select('name')
     .where('name', 'in', names)
@@ -272,11 +277,11 @@ async function assertOwnSecureFiles(services: Services, partnerId: string, names
 const batchSizes = new Map<string, { size: number; at: number }>();
 
 /** Cards per mint transaction on a chain: as many as fit in the share of its block gas limit, at most cards.maxBatchSize. */
-async function mintBatchSize(services: Services, chainName: string): Promise<number> {
+async function mintBatchSize(deps: { config: Readonly<Config>; chains: ChainRegistry }, chainName: string): Promise<number> {
   const cached = batchSizes.get(chainName);
-  if (cached && Date.now() - cached.at < 60_000) return Math.min(cached.size, services.config.cards.maxBatchSize);
-  const block = await services.chains.get(chainName).client.getBlock({ blockTag: 'latest' });
+  if (cached && Date.now() - cached.at < 60_000) return Math.min(cached.size, deps.config.cards.maxBatchSize);
+  const block = await deps.chains.get(chainName).client.getBlock({ blockTag: 'latest' });
   const size = Math.max(1, Number(((block.gasLimit * BLOCK_SHARE_PERCENT) / 100n - BATCH_BASE_GAS) / GAS_PER_CARD_BOUND));
   batchSizes.set(chainName, { size, at: Date.now() });
-  return Math.min(size, services.config.cards.maxBatchSize);
+  return Math.min(size, deps.config.cards.maxBatchSize);
 }

@@ -89,7 +89,6 @@ test('the service SIGKILLed during mints: every answered mint is on chain once, 
   // Let the restarted service replay what was signed; then settle as the recovery pass would later.
   services = await openServices(installation.config, {
     chainMode: 'attach',
-    runOutbox: false,
     ...(installation.postgresSchema ? { postgresSchema: installation.postgresSchema } : {}),
   });
   try {

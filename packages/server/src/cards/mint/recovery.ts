@@ -1,4 +1,7 @@
-import type { Services } from '../../services.ts';
+import type { Store } from '../../store/database.ts';
+import type { ChainRegistry } from '../../chain/chains.ts';
+import type { TransactionOutbox } from '../../outbox/outbox.ts';
+import type { Logger } from 'pino';
 import { epochSeconds } from '../../store/database.ts';
 import { PollingLoop } from '../../polling-loop.ts';
 import { failBatch, mintIdempotencyKey, settleMintBatch } from './commands.ts';
@@ -15,8 +18,8 @@ const BATCHES_PER_PASS = 200;
  * no longer be signed: the PIN is gone with the call). A `submitted` batch whose transaction is
  * final becomes `minted` or `failed`. Every move is guarded, so two processes doing this agree.
  */
-export async function recoverMintBatches(services: Services, now = new Date()): Promise<{ minted: number; failed: number }> {
-  const db = services.store.db;
+export async function recoverMintBatches(deps: { store: Store; chains: ChainRegistry; outbox: TransactionOutbox }, now = new Date()): Promise<{ minted: number; failed: number }> {
+  const db = deps.store.db;
   const counts = { minted: 0, failed: 0 };
   const reserved = await db
     .selectFrom('card_mint_batches')
@@ -26,7 +29,7 @@ export async function recoverMintBatches(services: Services, now = new Date()): 
     .limit(BATCHES_PER_PASS)
     .execute();
   for (const batch of reserved) {
-    const transaction = await services.outbox.findByIdempotencyKey(mintIdempotencyKey(batch.id));
+    const transaction = await deps.outbox.findByIdempotencyKey(mintIdempotencyKey(batch.id));
     if (transaction) {
       await db
         .updateTable('card_mint_batches')
@@ -35,7 +38,7 @@ export async function recoverMintBatches(services: Services, now = new Date()): 
         .where('status', '=', 'reserved')
         .execute();
     } else if (Number(batch.created_at) <= epochSeconds(now) - ABANDONED_BATCH_SECONDS) {
-      await failBatch(services, batch, 'not sent: the mint call ended before this batch was signed');
+      await failBatch(deps, batch, 'not sent: the mint call ended before this batch was signed');
       counts.failed += 1;
     }
   }
@@ -47,9 +50,9 @@ export async function recoverMintBatches(services: Services, now = new Date()): 
     .limit(BATCHES_PER_PASS)
     .execute();
   for (const batch of submitted) {
-    const transaction = batch.outbox_id ? await services.outbox.findById(batch.outbox_id) : undefined;
+    const transaction = batch.outbox_id ? await deps.outbox.findById(batch.outbox_id) : undefined;
     if (transaction?.status !== 'mined' && transaction?.status !== 'failed') continue;
-    const settled = await settleMintBatch(services, batch, 0);
+    const settled = await settleMintBatch(deps, batch, 0);
     if (settled.status === 'minted') counts.minted += 1;
     else counts.failed += 1;
   }
@@ -57,13 +60,13 @@ export async function recoverMintBatches(services: Services, now = new Date()): 
 }
 
 /** Runs recoverMintBatches at start and every 30 s, where the outbox runs. */
-export function startMintRecovery(services: Services): PollingLoop {
+export function startMintRecovery(deps: { store: Store; chains: ChainRegistry; outbox: TransactionOutbox; log: Logger }): PollingLoop {
   const loop = new PollingLoop(
     async () => {
-      await recoverMintBatches(services);
+      await recoverMintBatches(deps);
     },
     RECOVERY_INTERVAL_MS,
-    (error) => services.log.warn(`mint recovery: ${error.message}`),
+    (error) => deps.log.warn(`mint recovery: ${error.message}`),
   );
   loop.start();
   return loop;

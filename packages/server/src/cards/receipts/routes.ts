@@ -4,7 +4,8 @@ import Type from 'typebox';
 import type { Hex } from 'viem';
 import { AppError } from '../../errors/app-error.ts';
 import { authenticatePartner } from '../../partner-api/auth/authenticate.ts';
-import type { Services } from '../../services.ts';
+import type { ChainRegistry } from '../../chain/chains.ts';
+import type { TransactionOutbox } from '../../outbox/outbox.ts';
 import { Errors } from '../../errors/codes.ts';
 
 const ReceiptQuery = Type.Object({ tx_hash: Type.String({ pattern: '^0x[0-9a-fA-F]{64}$' }) }, { additionalProperties: true });
@@ -24,13 +25,13 @@ export const receiptRoutes: FastifyPluginAsync = async (parent) => {
  * The outbox knows the transactions the service sent (and their receipts once mined); any other
  * hash is looked up on the main chain. No receipt yet, or no such transaction: 4700.
  */
-export async function receiptSuccess(services: Services, hash: Hex): Promise<boolean> {
-  const known = await services.outbox.findByHash(hash);
+export async function receiptSuccess(deps: { chains: ChainRegistry; outbox: TransactionOutbox }, hash: Hex): Promise<boolean> {
+  const known = await deps.outbox.findByHash(hash);
   if (known) {
     if (known.status !== 'mined' || known.receiptStatus === null) throw new AppError(Errors.NoReceipt);
     return known.receiptStatus === 'success';
   }
-  const receipt = await services.chains
+  const receipt = await deps.chains
     .get('main')
     .client.getTransactionReceipt({ hash })
     .catch((error: Error) => {

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import type { Address } from 'viem';
 import type { App } from '../../app.ts';
-import type { Services } from '../../services.ts';
+import type { ChainRegistry } from '../../chain/chains.ts';
+import type { CardIndex } from '../../card-index/index.ts';
 
 /** `n` fresh addresses nobody holds a key to. */
 /**
@@ -69,7 +70,7 @@ export function pathOf(url: string): string {
 }
 
 /** Waits until the card index holds everything mined so far on the main chain (mints answer once mined, not indexed). */
-export async function indexedToHead(services: Services): Promise<void> {
-  const head = await services.chains.get('main').client.getBlockNumber({ cacheTime: 0 });
-  await services.cardIndex.waitUntilIndexed('main', head);
+export async function indexedToHead(deps: { chains: ChainRegistry; cardIndex: CardIndex }): Promise<void> {
+  const head = await deps.chains.get('main').client.getBlockNumber({ cacheTime: 0 });
+  await deps.cardIndex.waitUntilIndexed('main', head);
 }

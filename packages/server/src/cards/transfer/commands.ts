@@ -3,7 +3,11 @@ import { encodeFunctionData, zeroAddress, type Address, type Hex } from 'viem';
 import { cardNftAbi } from '@wallet-service/contracts';
 import { AppError } from '../../errors/app-error.ts';
 import type { TransactionSigner } from '../../outbox/outbox.ts';
-import type { Services } from '../../services.ts';
+import type { Config } from '../../config/config.ts';
+import type { Store } from '../../store/database.ts';
+import type { KeyVault } from '../../custody/key-vault.ts';
+import type { ChainRegistry } from '../../chain/chains.ts';
+import type { TransactionOutbox } from '../../outbox/outbox.ts';
 import type { PartnerRow } from '../../store/schema.ts';
 import { chainHolderOf } from '../metadata/designs.ts';
 import { cardContractById, submitPartnerTransaction, unlockPartnerKey, type PartnerCardContract } from '../partner-signing.ts';
@@ -23,17 +27,17 @@ export interface SendCardInput {
  * a bad recipient 400. Then the PIN (4006, 403), then the transfer through the outbox; answers once
  * it is mined.
  */
-export async function sendCard(services: Services, input: SendCardInput): Promise<{ hash: Hex }> {
+export async function sendCard(deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox }, input: SendCardInput): Promise<{ hash: Hex }> {
   assertRecipient(input.partner, input.to);
-  const contract = await checkCardSend(services, input.partner, input.nftId, input.cardId);
-  const signer = await unlockPartnerKey(services, input.partner, input.pin);
-  return transferCard(services, { contract, signer, to: input.to, cardId: input.cardId });
+  const contract = await checkCardSend(deps, input.partner, input.nftId, input.cardId);
+  const signer = await unlockPartnerKey(deps, input.partner, input.pin);
+  return transferCard(deps, { contract, signer, to: input.to, cardId: input.cardId });
 }
 
 /** The checks of a send that need no PIN (404, 4201); returns the card's contract. */
-export async function checkCardSend(services: Services, partner: PartnerRow, nftId: number, cardId: number): Promise<PartnerCardContract> {
-  const contract = await cardContractById(services, nftId);
-  await assertPartnerHolds(services, partner, contract, cardId);
+export async function checkCardSend(deps: { store: Store; chains: ChainRegistry }, partner: PartnerRow, nftId: number, cardId: number): Promise<PartnerCardContract> {
+  const contract = await cardContractById(deps, nftId);
+  await assertPartnerHolds(deps, partner, contract, cardId);
   return contract;
 }
 
@@ -46,7 +50,7 @@ export function assertRecipient(partner: Pick<PartnerRow, 'main_address'>, to: s
 
 /** Sends a checked card with the unlocked partner key, through the outbox; resolves once mined. */
 export async function transferCard(
-  services: Services,
+  deps: { config: Readonly<Config>; outbox: TransactionOutbox },
   input: { contract: PartnerCardContract; signer: TransactionSigner; to: Address; cardId: number },
 ): Promise<{ hash: Hex }> {
   const data = encodeFunctionData({
@@ -54,7 +58,7 @@ export async function transferCard(
     functionName: 'transferFrom',
     args: [input.signer.address, input.to.toLowerCase() as Address, BigInt(input.cardId)],
   });
-  const { transaction } = await submitPartnerTransaction(services, input.contract, input.signer, `card-send:${randomUUID()}`, data);
+  const { transaction } = await submitPartnerTransaction(deps, input.contract, input.signer, `card-send:${randomUUID()}`, data);
   return { hash: transaction.txHash };
 }
 
@@ -66,16 +70,16 @@ export interface BurnCardInput {
 }
 
 /** A14: burns a card of the partner's contract that the partner holds (4201 when it was sent away; 404 when there is none). The image stays. */
-export async function burnCard(services: Services, input: BurnCardInput): Promise<{ hash: Hex }> {
-  await assertPartnerHolds(services, input.partner, input.contract, input.cardId);
-  const signer = await unlockPartnerKey(services, input.partner, input.pin);
+export async function burnCard(deps: { config: Readonly<Config>; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox }, input: BurnCardInput): Promise<{ hash: Hex }> {
+  await assertPartnerHolds(deps, input.partner, input.contract, input.cardId);
+  const signer = await unlockPartnerKey(deps, input.partner, input.pin);
   const data = encodeFunctionData({ abi: cardNftAbi, functionName: 'burn', args: [BigInt(input.cardId)] });
-  const { transaction } = await submitPartnerTransaction(services, input.contract, signer, `card-burn:${randomUUID()}`, data);
+  const { transaction } = await submitPartnerTransaction(deps, input.contract, signer, `card-burn:${randomUUID()}`, data);
   return { hash: transaction.txHash };
 }
 
-async function assertPartnerHolds(services: Services, partner: PartnerRow, contract: PartnerCardContract, cardId: number): Promise<void> {
-  const holder = await chainHolderOf(services, contract, cardId);
+async function assertPartnerHolds(deps: { chains: ChainRegistry }, partner: PartnerRow, contract: PartnerCardContract, cardId: number): Promise<void> {
+  const holder = await chainHolderOf(deps, contract, cardId);
   if (!holder) throw new AppError(Errors.NotFound, { detail: `card ${cardId} does not exist` });
   if (holder !== partner.main_address.toLowerCase()) throw new AppError(Errors.CardNotHeld);
 }

@@ -1,6 +1,8 @@
 import { AppError } from '../../errors/app-error.ts';
 import { hashPassword } from '../../custody/passwords.ts';
-import type { Services } from '../../services.ts';
+import type { Store } from '../../store/database.ts';
+import type { SignInThrottle } from '../../sign-in-guard/throttle.ts';
+import type { KeyVault } from '../../custody/key-vault.ts';
 import { epochSeconds } from '../../store/database.ts';
 import type { PartnerRow } from '../../store/schema.ts';
 import { Errors } from '../../errors/codes.ts';
@@ -12,16 +14,16 @@ import { Errors } from '../../errors/codes.ts';
  * the first wins; the other finds the old password gone (4004).
  */
 export async function changePartnerPassword(
-  services: Services,
+  deps: { store: Store; signInThrottle: SignInThrottle },
   partner: PartnerRow,
   input: { oldPassword: string; newPassword: string; address: string },
 ): Promise<void> {
   if (input.oldPassword.toLowerCase() === input.newPassword.toLowerCase()) throw new AppError(Errors.SameAsBefore);
-  const current = await services.signInThrottle.checkPassword(input.address, input.oldPassword, () =>
-    services.store.db.selectFrom('partners').select(['id', 'password_hash', 'token_version']).where('id', '=', partner.id).executeTakeFirst(),
+  const current = await deps.signInThrottle.checkPassword(input.address, input.oldPassword, () =>
+    deps.store.db.selectFrom('partners').select(['id', 'password_hash', 'token_version']).where('id', '=', partner.id).executeTakeFirst(),
   );
   const newHash = await hashPassword(input.newPassword);
-  const result = await services.store.db
+  const result = await deps.store.db
     .updateTable('partners')
     .set((eb) => ({ password_hash: newHash, token_version: eb('token_version', '+', 1), updated_at: epochSeconds() }))
     .where('id', '=', partner.id)
@@ -35,7 +37,7 @@ export async function changePartnerPassword(
  * key is never decrypted to storage). Same value 4007; wrong old PIN 4006, the fifth in a row 403,
  * after which signing is locked until the operator unlocks it. A successful change resets the count.
  */
-export async function changePartnerPin(services: Services, partner: PartnerRow, input: { oldPin: string; newPin: string }): Promise<void> {
+export async function changePartnerPin(deps: { vault: KeyVault }, partner: PartnerRow, input: { oldPin: string; newPin: string }): Promise<void> {
   // The PIN KDF normalises case too; lower-casing here keeps the 4007 check exact.
-  await services.vault.changePin(partner.key_id, input.oldPin.toLowerCase(), input.newPin.toLowerCase());
+  await deps.vault.changePin(partner.key_id, input.oldPin.toLowerCase(), input.newPin.toLowerCase());
 }

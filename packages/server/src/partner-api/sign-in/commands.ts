@@ -1,5 +1,7 @@
 import { AppError } from '../../errors/app-error.ts';
-import type { Services } from '../../services.ts';
+import type { Config } from '../../config/config.ts';
+import type { Store } from '../../store/database.ts';
+import type { SignInThrottle } from '../../sign-in-guard/throttle.ts';
 import type { PartnerRow } from '../../store/schema.ts';
 import { monthKey } from '../../time.ts';
 import { assertPartnerMayAct } from '../auth/authenticate.ts';
@@ -20,22 +22,22 @@ export interface SignInInput {
  * waiting 4008; wrong password 4004; not approved 425, banned 421, suspended 422, unsubscribed 423,
  * any other status 424; approved without a card contract 4005.
  */
-export async function signIn(services: Services, input: SignInInput): Promise<PartnerAccount> {
-  const partner = await services.signInThrottle.checkPassword(input.address, input.password, () =>
-    services.store.db.selectFrom('partners').selectAll().where('email', '=', input.email.trim().toLowerCase()).executeTakeFirst(),
+export async function signIn(deps: { config: Readonly<Config>; store: Store; signInThrottle: SignInThrottle; tokenKey: Uint8Array }, input: SignInInput): Promise<PartnerAccount> {
+  const partner = await deps.signInThrottle.checkPassword(input.address, input.password, () =>
+    deps.store.db.selectFrom('partners').selectAll().where('email', '=', input.email.trim().toLowerCase()).executeTakeFirst(),
   );
   assertPartnerMayAct(partner);
   const accessToken = await issuePartnerToken(
-    { key: services.tokenKey, issuer: services.config.publicUrl },
+    { key: deps.tokenKey, issuer: deps.config.publicUrl },
     partner.id,
     Number(partner.token_version),
   );
-  return presentPartnerAccount(services, partner, accessToken);
+  return presentPartnerAccount(deps, partner, accessToken);
 }
 
 /** The account object of A1. mint_count counts the current month only (it resets on the 1st). */
-export function presentPartnerAccount(services: Services, partner: PartnerRow, accessToken: string): PartnerAccount {
-  const currentMonth = monthKey(new Date(), services.config.timeZone);
+export function presentPartnerAccount(deps: { config: Readonly<Config> }, partner: PartnerRow, accessToken: string): PartnerAccount {
+  const currentMonth = monthKey(new Date(), deps.config.timeZone);
   return {
     email: partner.email,
     main_address: partner.main_address,

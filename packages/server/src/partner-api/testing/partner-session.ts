@@ -1,11 +1,16 @@
 import assert from 'node:assert/strict';
 import type { App } from '../../app.ts';
-import type { Services } from '../../services.ts';
+import type { Config } from '../../config/config.ts';
+import type { Store } from '../../store/database.ts';
+import type { KeyVault } from '../../custody/key-vault.ts';
+import type { ChainRegistry } from '../../chain/chains.ts';
+import type { TransactionOutbox } from '../../outbox/outbox.ts';
+import type { Operator } from '../../operator/operator.ts';
 import { buildApprovedPartner } from '../../testing/factories.ts';
 
 /** An approved partner (card contract deployed) signed in through A1, with its access token. */
-export async function signedInPartner(app: App, services: Services) {
-  const built = await buildApprovedPartner(services);
+export async function signedInPartner(app: App, deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox; operator: Operator }) {
+  const built = await buildApprovedPartner(deps);
   const token = await signInToken(app, built.partner.email, built.passwordHash);
   return { ...built, token };
 }

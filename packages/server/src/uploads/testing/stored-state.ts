@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import type { Services } from '../../services.ts';
+import type { Config } from '../../config/config.ts';
+import type { Store } from '../../store/database.ts';
 import { uploadTempDir } from '../receive.ts';
 
 /** Every trace an upload can leave: stored files (local storage), temporary files and rows. */
@@ -10,11 +11,11 @@ export interface StoredState {
   rows: number;
 }
 
-export async function storedState(services: Services): Promise<StoredState> {
-  const rows = await services.store.db.selectFrom('uploaded_files').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+export async function storedState(deps: { config: Readonly<Config>; store: Store }): Promise<StoredState> {
+  const rows = await deps.store.db.selectFrom('uploaded_files').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
   return {
-    files: listFiles(join(services.config.dataDir, 'files')),
-    temporary: listFiles(uploadTempDir(services.config.dataDir)),
+    files: listFiles(join(deps.config.dataDir, 'files')),
+    temporary: listFiles(uploadTempDir(deps.config.dataDir)),
     rows: Number(rows.count),
   };
 }

@@ -1,15 +1,21 @@
 import type { ParseArgsConfig } from 'node:util';
 import { sha256Hex } from '../custody/passwords.ts';
 import { AppError } from '../errors/app-error.ts';
-import { required, sixDigitPin, UsageError } from '../cli/options.ts';
+import { required, sixDigitPin, UsageError } from './options.ts';
 import type { Services } from '../services.ts';
-import { approveRequest, cancelRequestAsMember, findMemberByEmail } from './approval.ts';
-import { createFeeCredential, revokeFeeCredential, settleFee } from './fee-delegation.ts';
-import { addToBlacklist, listBlacklist, removeFromBlacklist } from './policies.ts';
-import { findRequest } from './request-store.ts';
-import { normalizeRequestKey } from './request-key.ts';
-import { presentRequest, readResult, type ResultAnswer } from './result.ts';
-import { createServiceKey } from './service-keys.ts';
+import type { Config } from '../config/config.ts';
+import type { Store } from '../store/database.ts';
+import type { KeyVault } from '../custody/key-vault.ts';
+import type { ChainRegistry } from '../chain/chains.ts';
+import type { TransactionOutbox } from '../outbox/outbox.ts';
+import type { Logger } from 'pino';
+import { approveRequest, cancelRequestAsMember, findMemberByEmail } from '../a2a/approval.ts';
+import { createFeeCredential, revokeFeeCredential, settleFee } from '../a2a/fee-delegation.ts';
+import { addToBlacklist, listBlacklist, removeFromBlacklist } from '../a2a/policies.ts';
+import { findRequest } from '../a2a/request-store.ts';
+import { normalizeRequestKey } from '../a2a/request-key.ts';
+import { presentRequest, readResult, type ResultAnswer } from '../a2a/result.ts';
+import { createServiceKey } from '../a2a/service-keys.ts';
 import { Errors } from '../errors/codes.ts';
 
 /** Options of the App2App operator commands, merged into the CLI's. */
@@ -92,15 +98,15 @@ export const a2aCommands: Record<string, CliHandler> = {
 };
 
 /** A transaction's result is followed to its receipt, and a delegated fee settled, before the CLI exits. */
-async function untilFinal(services: Services, answer: ResultAnswer): Promise<ResultAnswer> {
+async function untilFinal(deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox; log: Logger }, answer: ResultAnswer): Promise<ResultAnswer> {
   const key = normalizeRequestKey(answer.body.request_key);
   if (!key || answer.httpStatus !== 200) return answer;
-  const sent = await services.outbox.findByIdempotencyKey(key);
+  const sent = await deps.outbox.findByIdempotencyKey(key);
   if (!sent) return answer;
-  await services.outbox.waitForFinal(sent.id, RECEIPT_WAIT_MS);
-  await settleFee(services, key);
-  const row = await findRequest(services.store.db, key);
-  return row ? presentRequest(services, row) : readResult(services, key);
+  await deps.outbox.waitForFinal(sent.id, RECEIPT_WAIT_MS);
+  await settleFee(deps, key);
+  const row = await findRequest(deps.store.db, key);
+  return row ? presentRequest(deps, row) : readResult(deps, key);
 }
 
 /** The B3 body (JSON), or flat `key: value` lines; a request in error exits 1 with its code. */

@@ -1,0 +1,65 @@
+import type { Logger } from 'pino';
+import type { CardIndex } from './card-index/index.ts';
+import type { ChainRegistry } from './chain/chains.ts';
+import { startMintRecovery } from './cards/mint/recovery.ts';
+import { signingBuild } from './custody/transaction-signature.ts';
+import type { TransactionOutbox } from './outbox/outbox.ts';
+import type { Services } from './services.ts';
+import type { Store } from './store/database.ts';
+
+export interface BackgroundJobDeps {
+  store: Store;
+  chains: ChainRegistry;
+  outbox: TransactionOutbox;
+  cardIndex: CardIndex;
+  log: Logger;
+}
+
+/** Running background work; stop() ends each job, the last started first. */
+export interface BackgroundJobs {
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the work that runs beside the HTTP API where a service (or an attached CLI) runs: receipt
+ * tracking and replay of unmined transactions (the outbox), the card index, and mint recovery
+ * (finishes mints a stopped process left half-way, cards/mint/recovery.ts).
+ */
+export async function startBackgroundJobs(deps: BackgroundJobDeps): Promise<BackgroundJobs> {
+  const stops: Array<() => Promise<void>> = [];
+  const stop = async () => {
+    for (const next of stops.reverse()) await next().catch((error: Error) => deps.log.error(error.message));
+  };
+  try {
+    // The WebAssembly build signs at about half the native build's rate: worth knowing when the outbox is busy.
+    deps.log.info(`signing transactions with libsecp256k1 (${signingBuild === 'native' ? 'native build' : `WebAssembly build: the native one has no binary for ${process.platform}-${process.arch}`})`);
+    await deps.outbox.start();
+    stops.push(() => deps.outbox.stop());
+    deps.cardIndex.start();
+    stops.push(() => deps.cardIndex.stop());
+    const mintRecovery = startMintRecovery(deps);
+    stops.push(() => mintRecovery.stop());
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { stop };
+}
+
+/** The services with their background jobs started; close() stops the jobs before the rest. */
+export async function withBackgroundJobs(services: Services): Promise<Services> {
+  let jobs: BackgroundJobs;
+  try {
+    jobs = await startBackgroundJobs(services);
+  } catch (error) {
+    await services.close();
+    throw error;
+  }
+  return {
+    ...services,
+    async close() {
+      await jobs.stop();
+      await services.close();
+    },
+  };
+}
