@@ -2,7 +2,7 @@ import { isAddress, type Address } from 'viem';
 import { AppError } from '../errors/app-error.ts';
 import type { Db } from '../store/database.ts';
 import { epochSeconds } from '../store/database.ts';
-import { dayKey } from '../time.ts';
+import { dayKey } from '../lib/time.ts';
 import { Errors } from '../errors/codes.ts';
 
 /** An operator-blocked address: requests naming it (to, contract, from) or a member holding it answer 6500. */

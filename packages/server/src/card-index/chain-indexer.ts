@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { PollingLoop } from '../polling-loop.ts';
+import { PollingLoop } from '../lib/polling-loop.ts';
 import type { ChainContext } from '../chain/chains.ts';
 import type { Db } from '../store/database.ts';
 import { applyTransferRange, rewindCardIndex } from './index-writes.ts';

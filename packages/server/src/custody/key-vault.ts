@@ -6,7 +6,7 @@ import { wordlist } from '@scure/bip39/wordlists/english.js';
 import type { SerializeTransactionFn, TransactionSerializable } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { AppError } from '../errors/app-error.ts';
-import { KeyedQueue } from '../keyed-queue.ts';
+import { KeyedQueue } from '../lib/keyed-queue.ts';
 import { epochSeconds, type Db, type DbTransaction } from '../store/database.ts';
 import type { KeyOwnerType, KeyProtection, KeySecretKind, SigningKeyRow } from '../store/schema.ts';
 import { signTransactionWithKey } from './transaction-signature.ts';

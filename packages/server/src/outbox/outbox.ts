@@ -6,7 +6,7 @@ import { clearAccountPool, isNextNonceQueued, mineStalledPool, type ChainContext
 import type { Db, DbTransaction } from '../store/database.ts';
 import type { StoreDialect } from '../store/migrations/index.ts';
 import type { OutboxRow } from '../store/schema.ts';
-import { PollingLoop } from '../polling-loop.ts';
+import { PollingLoop } from '../lib/polling-loop.ts';
 import { classifyBroadcastError, type BroadcastOutcome } from './broadcast-errors.ts';
 
 /** An account able to sign: the address and a viem local account unlocked by custody. */

@@ -14,7 +14,7 @@ import { epochSeconds } from '../store/database.ts';
 import type { PartnerRow } from '../store/schema.ts';
 import { normalizePhone } from '../users/phone.ts';
 import { ensureEscrowContract } from '../operator/escrow.ts';
-import { monthKey } from '../time.ts';
+import { monthKey } from '../lib/time.ts';
 import { Errors } from '../errors/codes.ts';
 
 export const PARTNER_STATUS = { approved: 1, pending: 20, banned: 421, suspended: 422, unsubscribed: 423 } as const;

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Config } from '../config/config.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { Db } from '../store/database.ts';
-import { dayKey, monthKey } from '../time.ts';
+import { dayKey, monthKey } from '../lib/time.ts';
 import { Errors } from '../errors/codes.ts';
 
 /** One row of `invite_counts`. */

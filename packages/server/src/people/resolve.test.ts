@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Messenger } from '../messenger/index.ts';
 import { buildUser } from '../testing/factories.ts';
 import { openTestServices, type TestServices } from '../testing/test-services.ts';
-import { dayKey, monthKey } from '../time.ts';
+import { dayKey, monthKey } from '../lib/time.ts';
 import { planInviteQuota, takeInviteQuota } from './invite-quota.ts';
 import { parsePersonPair, resolvePeople, type Person } from './index.ts';
 import { freshPhone, refusedWith } from './test-support.ts';

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Config } from '../config/config.ts';
 import { verifyPassword } from '../custody/passwords.ts';
 import { AppError } from '../errors/app-error.ts';
-import { KeyedQueue } from '../keyed-queue.ts';
+import { KeyedQueue } from '../lib/keyed-queue.ts';
 import type { Db } from '../store/database.ts';
 import { Errors } from '../errors/codes.ts';
 

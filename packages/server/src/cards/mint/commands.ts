@@ -11,7 +11,7 @@ import type { TransactionOutbox } from '../../outbox/outbox.ts';
 import type { Logger } from 'pino';
 import { epochSeconds } from '../../store/database.ts';
 import type { CardMintBatchRow, PartnerRow } from '../../store/schema.ts';
-import { monthKey } from '../../time.ts';
+import { monthKey } from '../../lib/time.ts';
 import { partnerCardContract, transactionRefusalError, unlockPartnerKey, waitUntilMined, type PartnerCardContract } from '../partner-signing.ts';
 import { currentMintCount, releaseMintCount, reserveMintCount } from './mint-count.ts';
 import type { CardDesign } from './payload.ts';

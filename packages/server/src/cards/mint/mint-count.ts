@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { AppError } from '../../errors/app-error.ts';
 import type { Db, DbTransaction } from '../../store/database.ts';
 import type { PartnerRow } from '../../store/schema.ts';
-import { monthKey } from '../../time.ts';
+import { monthKey } from '../../lib/time.ts';
 import { Errors } from '../../errors/codes.ts';
 
 /** Cards a partner minted in the month of `now` (mint_count resets on the 1st, configured time zone). */

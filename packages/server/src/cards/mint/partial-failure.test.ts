@@ -5,7 +5,7 @@ import { cardNftAbi } from '@wallet-service/contracts';
 import { openTestApp, type TestApp } from '../../testing/test-services.ts';
 import { signedInPartner } from '../../partner-api/testing/partner-session.ts';
 import { epochSeconds } from '../../store/database.ts';
-import { monthKey } from '../../time.ts';
+import { monthKey } from '../../lib/time.ts';
 import { buildAddresses, buildMintPayload, expectedCardIds, indexedToHead, partnerCall } from '../testing/card-factories.ts';
 import { setBalance } from '../../a2a/test-support.ts';
 import { mintCards, mintIdempotencyKey } from './commands.ts';

@@ -3,7 +3,7 @@ import type { ChainRegistry } from '../../chain/chains.ts';
 import type { TransactionOutbox } from '../../outbox/outbox.ts';
 import type { Logger } from 'pino';
 import { epochSeconds } from '../../store/database.ts';
-import { PollingLoop } from '../../polling-loop.ts';
+import { PollingLoop } from '../../lib/polling-loop.ts';
 import { failBatch, mintIdempotencyKey, settleMintBatch } from './commands.ts';
 
 /** A batch still `reserved` this long after it was stored was never signed: its mint call ended (a crash) before it. */

@@ -3,7 +3,7 @@ import type { Config } from '../../config/config.ts';
 import type { Store } from '../../store/database.ts';
 import type { SignInThrottle } from '../../sign-in-guard/throttle.ts';
 import type { PartnerRow } from '../../store/schema.ts';
-import { monthKey } from '../../time.ts';
+import { monthKey } from '../../lib/time.ts';
 import { assertPartnerMayAct } from '../auth/authenticate.ts';
 import { issuePartnerToken } from '../auth/tokens.ts';
 import type { PartnerAccount } from './schema.ts';
