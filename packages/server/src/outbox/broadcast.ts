@@ -1,0 +1,74 @@
+import type { Hex } from 'viem';
+import type { ChainContext, ChainRegistry } from '../chain/chains.ts';
+import type { OutboxRow } from '../store/schema.ts';
+import { classifyBroadcastError, type BroadcastOutcome } from './broadcast-errors.ts';
+import type { OutboxStore } from './store.ts';
+
+/** Sends stored transactions to their node, and remembers when each was last sent. */
+export class Broadcaster {
+  /** When this process last sent each unmined transaction. */
+  private readonly sentAt = new Map<string, number>();
+  /** First broadcasts under way (submit does not wait for them). */
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(
+    private readonly deps: {
+      chains: Pick<ChainRegistry, 'get'>;
+      store: Pick<OutboxStore, 'recordBroadcastFailure'>;
+      /** The node answered "nonce too low". */
+      reconcileNonceTooLow(chain: ChainContext, row: OutboxRow, error: string): Promise<void>;
+      log?: { warn(message: string): void } | undefined;
+    },
+  ) {}
+
+  /**
+   * Sends the stored bytes. Success is only remembered in memory (the receipt is what gets stored),
+   * so the common path costs no extra commit; failures are stored for the operator to see.
+   */
+  async broadcast(row: OutboxRow): Promise<void> {
+    const chain = this.deps.chains.get(row.chain);
+    let outcome: BroadcastOutcome;
+    try {
+      await chain.client.sendRawTransaction({ serializedTransaction: row.raw_tx as Hex });
+      outcome = { status: 'sent' };
+    } catch (error) {
+      outcome = classifyBroadcastError(error);
+    }
+    const now = Date.now();
+    this.sentAt.set(row.id, now);
+    switch (outcome.status) {
+      case 'sent':
+        return;
+      case 'retry':
+        return this.deps.store.recordBroadcastFailure(row.id, now, outcome.error);
+      case 'reconcile':
+        return this.deps.reconcileNonceTooLow(chain, row, outcome.error);
+      default: {
+        const unknown: never = outcome;
+        throw new Error(`outbox: unknown broadcast outcome ${String(unknown)}`);
+      }
+    }
+  }
+
+  /** Broadcasts without holding the caller; a failure is logged (the next pass sends it again). */
+  broadcastInBackground(row: OutboxRow): void {
+    const sending = this.broadcast(row)
+      .catch((error: Error) => this.deps.log?.warn(`outbox: broadcast of ${row.tx_hash}: ${error.message}`))
+      .finally(() => this.inFlight.delete(sending));
+    this.inFlight.add(sending);
+  }
+
+  /** Resolves when the background broadcasts under way are done. */
+  async drain(): Promise<void> {
+    await Promise.all(this.inFlight);
+  }
+
+  lastSentAt(id: string): number | undefined {
+    return this.sentAt.get(id);
+  }
+
+  /** The transaction was mined: nothing more to send. */
+  forget(id: string): void {
+    this.sentAt.delete(id);
+  }
+}

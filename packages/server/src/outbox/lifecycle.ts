@@ -1,0 +1,82 @@
+import type { Address, Hex } from 'viem';
+import type { OutboxRow } from '../store/schema.ts';
+
+/**
+ * The states a transaction goes through. `signed`: stored, and sent or to be sent again (`error`
+ * holds the last failed broadcast). `mined`: its receipt is stored; it goes back to `signed` when
+ * the node loses the block (see verifyMined). `failed`: its nonce was used by a transaction the
+ * outbox never signed, so it can never be mined.
+ */
+export type TransactionState =
+  | { status: 'signed'; receiptStatus: null; blockNumber: null; contractAddress: null; error: string | null }
+  | { status: 'mined'; receiptStatus: 'success' | 'reverted'; blockNumber: number; contractAddress: Address | null; error: null }
+  | { status: 'failed'; receiptStatus: null; blockNumber: null; contractAddress: null; error: string };
+
+/** A transaction as the outbox knows it; `status` is the lifecycle tag. */
+export type OutboxTransaction = {
+  id: string;
+  idempotencyKey: string;
+  chain: string;
+  from: Address;
+  nonce: number;
+  to: Address | null;
+  txHash: Hex;
+} & TransactionState;
+
+/** A row's columns in the `signed` state: no receipt (as signed, and when a lost block puts it back). */
+export const SIGNED_COLUMNS = {
+  status: 'signed',
+  receipt_status: null,
+  block_number: null,
+  block_hash: null,
+  gas_used: null,
+  contract_address: null,
+} as const satisfies Partial<OutboxRow>;
+
+export function toTransaction(row: OutboxRow): OutboxTransaction {
+  const transaction = {
+    id: row.id,
+    idempotencyKey: row.idempotency_key,
+    chain: row.chain,
+    from: row.from_address as Address,
+    nonce: row.nonce,
+    to: row.to_address as Address | null,
+    txHash: row.tx_hash as Hex,
+  };
+  const status = row.status;
+  switch (status) {
+    case 'signed':
+      return { ...transaction, status, receiptStatus: null, blockNumber: null, contractAddress: null, error: row.error };
+    case 'mined':
+      return {
+        ...transaction,
+        status,
+        receiptStatus: row.receipt_status as 'success' | 'reverted',
+        blockNumber: Number(row.block_number),
+        contractAddress: row.contract_address as Address | null,
+        error: null,
+      };
+    case 'failed':
+      return { ...transaction, status, receiptStatus: null, blockNumber: null, contractAddress: null, error: row.error ?? '' };
+    default:
+      return unknownStatus(status);
+  }
+}
+
+/** Whether the transaction has reached a state it never leaves on its own. */
+export function isFinal(transaction: TransactionState): boolean {
+  const status = transaction.status;
+  switch (status) {
+    case 'signed':
+      return false;
+    case 'mined':
+    case 'failed':
+      return true;
+    default:
+      return unknownStatus(status);
+  }
+}
+
+function unknownStatus(status: never): never {
+  throw new Error(`outbox: unknown transaction status ${String(status)}`);
+}

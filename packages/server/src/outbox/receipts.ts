@@ -1,0 +1,96 @@
+import type { Address, Hex } from 'viem';
+import type { ChainContext, ChainRegistry } from '../chain/chains.ts';
+import type { OutboxRow } from '../store/schema.ts';
+import { toTransaction, type OutboxTransaction } from './lifecycle.ts';
+import type { OutboxStore } from './store.ts';
+import { rowAccountKey } from './submission.ts';
+
+const VERIFY_BATCH = 1000;
+
+export interface MinedReceipt {
+  status: 'success' | 'reverted';
+  blockNumber: bigint;
+  blockHash: Hex;
+  gasUsed: bigint;
+  contractAddress?: Address | null | undefined;
+}
+
+export async function receiptOf(chain: ChainContext, hash: Hex): Promise<MinedReceipt | undefined> {
+  try {
+    return await chain.client.getTransactionReceipt({ hash });
+  } catch (error) {
+    if ((error as Error).name === 'TransactionReceiptNotFoundError') return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Receipts of unmined rows (undefined where there is none yet). Each account's mined nonce count
+ * is read first: only a row below it can have a receipt, so the node is asked for receipts that
+ * exist rather than for every pending one on every pass.
+ */
+export async function receiptsOf(chains: Pick<ChainRegistry, 'get'>, rows: OutboxRow[]): Promise<Array<MinedReceipt | undefined>> {
+  const accounts = new Map(rows.map((row) => [rowAccountKey(row), { chain: chains.get(row.chain), from: row.from_address as Address }]));
+  const minedCounts = new Map(
+    await Promise.all(
+      [...accounts].map(async ([key, { chain, from }]) => {
+        const count = await chain.client.getTransactionCount({ address: from, blockTag: 'latest' }).catch(() => undefined);
+        return [key, count] as const;
+      }),
+    ),
+  );
+  return Promise.all(
+    rows.map((row) => {
+      const count = minedCounts.get(rowAccountKey(row));
+      if (count !== undefined && row.nonce >= count) return undefined;
+      return receiptOf(chains.get(row.chain), row.tx_hash as Hex).catch(() => undefined);
+    }),
+  );
+}
+
+/** Stores receipts and tells `onMined` of each transaction they settle. */
+export class ReceiptRecorder {
+  constructor(
+    private readonly store: Pick<OutboxStore, 'recordReceipts'>,
+    private readonly onMined: (transaction: OutboxTransaction) => void,
+  ) {}
+
+  async recordReceipts(mined: Array<{ row: OutboxRow; receipt: MinedReceipt }>): Promise<void> {
+    const now = Date.now();
+    const recorded = mined.map(({ row, receipt }) => ({
+      ...row,
+      status: 'mined',
+      receipt_status: receipt.status,
+      block_number: Number(receipt.blockNumber),
+      block_hash: receipt.blockHash,
+      gas_used: receipt.gasUsed.toString(),
+      contract_address: receipt.contractAddress?.toLowerCase() ?? null,
+      error: null,
+      updated_ms: now,
+    }) satisfies OutboxRow);
+    await this.store.recordReceipts(recorded, now);
+    for (const row of recorded) this.onMined(toTransaction(row));
+  }
+}
+
+/**
+ * Checks that the node still has the receipts of mined transactions, newest first, page by page
+ * until a page holds no loss (a node loses a suffix of its blocks). Lost ones go back to be
+ * replayed with their stored bytes. Answers how many were lost.
+ */
+export async function verifyMined(store: Pick<OutboxStore, 'minedPage' | 'unmine'>, chain: ChainContext): Promise<number> {
+  let lostTotal = 0;
+  let before: { blockNumber: number; id: string } | undefined;
+  for (;;) {
+    const rows = await store.minedPage(chain.name, before, VERIFY_BATCH);
+    if (rows.length === 0) break;
+    const receipts = await Promise.all(rows.map((row) => receiptOf(chain, row.tx_hash as Hex)));
+    const lost = rows.filter((row, index) => receipts[index]?.blockHash !== row.block_hash).map((row) => row.id);
+    await store.unmine(lost);
+    lostTotal += lost.length;
+    if (lost.length === 0 || rows.length < VERIFY_BATCH) break;
+    const last = rows[rows.length - 1]!;
+    before = { blockNumber: Number(last.block_number), id: last.id };
+  }
+  return lostTotal;
+}

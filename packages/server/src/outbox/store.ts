@@ -1,0 +1,207 @@
+import { sql } from 'kysely';
+import type { Db, DbTransaction } from '../store/database.ts';
+import type { StoreDialect } from '../store/migrations/index.ts';
+import type { OutboxRow } from '../store/schema.ts';
+import { SIGNED_COLUMNS } from './lifecycle.ts';
+
+/** Rows per multi-row insert (kept under SQLite's bound-parameter limit). */
+const INSERT_BATCH = 25;
+/** Receipts per update statement (6 parameters each, kept under the same limit). */
+const RECEIPT_BATCH = 150;
+/** Ids per coalesced read. */
+const READ_BATCH = 500;
+/** Ids per update of lost receipts. */
+const RESET_BATCH = 200;
+
+/** A mined row as verifyMined pages through them. */
+export type MinedRowRef = Pick<OutboxRow, 'id' | 'tx_hash' | 'block_hash' | 'block_number'>;
+
+/** Every query of the outbox's tables (outbox_transactions, account_nonces). */
+export class OutboxStore {
+  /** Reads by id asked for in this turn of the event loop, made as one query at its end. */
+  private readonly pendingReads = new Map<string, Array<{ resolve(row: OutboxRow | undefined): void; reject(error: unknown): void }>>();
+
+  constructor(
+    private readonly db: Db,
+    /** PostgreSQL rows are locked in id order before a multi-row update (two processes never deadlock). */
+    private readonly dialect: StoreDialect,
+  ) {}
+
+  findByKey(key: string): Promise<OutboxRow | undefined> {
+    return this.db.selectFrom('outbox_transactions').selectAll().where('idempotency_key', '=', key).executeTakeFirst();
+  }
+
+  findByHash(txHash: string): Promise<OutboxRow | undefined> {
+    return this.db.selectFrom('outbox_transactions').selectAll().where('tx_hash', '=', txHash.toLowerCase()).executeTakeFirst();
+  }
+
+  /**
+   * Reads asked for together (every waiter of a burst of transactions, each request polling its
+   * own) are made as one query rather than one each.
+   */
+  findById(id: string): Promise<OutboxRow | undefined> {
+    return new Promise((resolve, reject) => {
+      if (this.pendingReads.size === 0) setImmediate(() => void this.readPending());
+      const waiters = this.pendingReads.get(id) ?? [];
+      waiters.push({ resolve, reject });
+      this.pendingReads.set(id, waiters);
+    });
+  }
+
+  private async readPending(): Promise<void> {
+    const reads = [...this.pendingReads];
+    this.pendingReads.clear();
+    for (let start = 0; start < reads.length; start += READ_BATCH) {
+      const batch = reads.slice(start, start + READ_BATCH);
+      try {
+        const rows = await this.db.selectFrom('outbox_transactions').selectAll().where('id', 'in', batch.map(([id]) => id)).execute();
+        const byId = new Map(rows.map((row) => [row.id, row]));
+        for (const [id, waiters] of batch) for (const waiter of waiters) waiter.resolve(byId.get(id));
+      } catch (error) {
+        for (const [, waiters] of batch) for (const waiter of waiters) waiter.reject(error);
+      }
+    }
+  }
+
+  /** Whether the account's nonce row exists. */
+  async hasNonceRow(chain: string, address: string): Promise<boolean> {
+    const known = await this.db
+      .selectFrom('account_nonces')
+      .select('next_nonce')
+      .where('chain', '=', chain)
+      .where('address', '=', address)
+      .executeTakeFirst();
+    return known !== undefined;
+  }
+
+  /** Runs `work` in one DB transaction. */
+  inTransaction<T>(work: (writes: GroupWrites) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new GroupWrites(trx)));
+  }
+
+  /** Unmined rows, oldest first. */
+  unmined(limit: number): Promise<OutboxRow[]> {
+    return this.db.selectFrom('outbox_transactions').selectAll().where('status', '=', 'signed').orderBy('created_ms').limit(limit).execute();
+  }
+
+  /** A page of a chain's mined rows, newest first, after `before`. */
+  minedPage(chain: string, before: { blockNumber: number; id: string } | undefined, limit: number): Promise<MinedRowRef[]> {
+    let query = this.db
+      .selectFrom('outbox_transactions')
+      .select(['id', 'tx_hash', 'block_hash', 'block_number'])
+      .where('chain', '=', chain)
+      .where('status', '=', 'mined')
+      .orderBy('block_number', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit);
+    if (before) {
+      const { blockNumber, id } = before;
+      query = query.where((eb) =>
+        eb.or([eb('block_number', '<', blockNumber), eb.and([eb('block_number', '=', blockNumber), eb('id', '<', id)])]),
+      );
+    }
+    return query.execute();
+  }
+
+  /** Mined rows whose receipts the node lost go back to signed, to be replayed. */
+  async unmine(ids: string[]): Promise<void> {
+    for (let start = 0; start < ids.length; start += RESET_BATCH) {
+      await this.db
+        .updateTable('outbox_transactions')
+        .set({ ...SIGNED_COLUMNS, last_broadcast_ms: null, updated_ms: Date.now() })
+        .where('id', 'in', ids.slice(start, start + RESET_BATCH))
+        .execute();
+    }
+  }
+
+  /** A failed broadcast, stored for the operator to see. */
+  async recordBroadcastFailure(id: string, now: number, error: string): Promise<void> {
+    await this.db
+      .updateTable('outbox_transactions')
+      .set((eb) => ({ last_broadcast_ms: now, updated_ms: now, broadcast_attempts: eb('broadcast_attempts', '+', 1), error }))
+      .where('id', '=', id)
+      .where('status', '=', 'signed')
+      .execute();
+  }
+
+  /** Fails a row whose nonce another transaction used, and moves the account's next nonce past the chain's. */
+  async failNonceUsed(row: OutboxRow, error: string, chainNonce: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('outbox_transactions')
+        .set({ status: 'failed', error, updated_ms: Date.now() })
+        .where('id', '=', row.id)
+        .where('status', '=', 'signed')
+        .execute();
+      await trx
+        .updateTable('account_nonces')
+        .set({ next_nonce: chainNonce })
+        .where('chain', '=', row.chain)
+        .where('address', '=', row.from_address)
+        .where('next_nonce', '<', chainNonce)
+        .execute();
+    });
+  }
+
+  /** Stores mined rows' receipts in one DB transaction (one commit for a whole pass), a statement per RECEIPT_BATCH. */
+  async recordReceipts(recorded: OutboxRow[], now: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      for (let start = 0; start < recorded.length; start += RECEIPT_BATCH) {
+        const batch = recorded.slice(start, start + RECEIPT_BATCH);
+        // Two processes can record the same receipts: PostgreSQL rows are locked in id order first,
+        // or the two updates could take them in different orders and deadlock. (SQLite has one writer.)
+        if (this.dialect === 'postgres') {
+          await trx.selectFrom('outbox_transactions').select('id').where('id', 'in', batch.map((row) => row.id)).orderBy('id').forUpdate().execute();
+        }
+        // One statement for the whole batch; Kysely builds no UPDATE ... FROM (VALUES ...) itself.
+        const receipts = sql.join(
+          batch.map((row) => sql`(${row.id}, ${row.receipt_status}, ${row.block_number}, ${row.block_hash}, ${row.gas_used}, ${row.contract_address})`),
+        );
+        await sql`
+          with receipts (id, receipt_status, block_number, block_hash, gas_used, contract_address) as (values ${receipts})
+          update outbox_transactions
+          set status = 'mined', receipt_status = receipts.receipt_status, block_number = cast(receipts.block_number as bigint),
+            block_hash = receipts.block_hash, gas_used = receipts.gas_used, contract_address = receipts.contract_address,
+            error = null, updated_ms = ${now}
+          from receipts
+          where outbox_transactions.id = receipts.id`.execute(trx);
+      }
+    });
+  }
+}
+
+/** The statements of a group commit, inside its DB transaction. */
+export class GroupWrites {
+  constructor(private readonly trx: DbTransaction) {}
+
+  /** Creates the account's nonce row if missing: a write, so it also takes the lock. */
+  async lockNonceRow(chain: string, address: string, startingNonce: number): Promise<void> {
+    await this.trx
+      .insertInto('account_nonces')
+      .values({ chain, address, next_nonce: startingNonce })
+      .onConflict((conflict) => conflict.columns(['chain', 'address']).doNothing())
+      .execute();
+  }
+
+  rowsWithKeys(keys: string[]): Promise<OutboxRow[]> {
+    return this.trx.selectFrom('outbox_transactions').selectAll().where('idempotency_key', 'in', keys).execute();
+  }
+
+  /** Takes `count` nonces of the account; answers the next nonce after them. */
+  async allocateNonces(chain: string, address: string, count: number): Promise<number> {
+    const allocated = await this.trx
+      .updateTable('account_nonces')
+      .set((eb) => ({ next_nonce: eb('next_nonce', '+', count) }))
+      .where('chain', '=', chain)
+      .where('address', '=', address)
+      .returning('next_nonce')
+      .executeTakeFirstOrThrow();
+    return allocated.next_nonce;
+  }
+
+  async insert(rows: OutboxRow[]): Promise<void> {
+    for (let start = 0; start < rows.length; start += INSERT_BATCH) {
+      await this.trx.insertInto('outbox_transactions').values(rows.slice(start, start + INSERT_BATCH)).execute();
+    }
+  }
+}

@@ -1,0 +1,32 @@
+import type { Address, Hex, LocalAccount } from 'viem';
+import type { ChainContext } from '../chain/chains.ts';
+import type { OutboxRow } from '../store/schema.ts';
+
+/** An account able to sign: the address and a viem local account unlocked by custody. */
+export interface TransactionSigner {
+  address: Address;
+  account: LocalAccount;
+}
+
+export interface OutboxSubmission {
+  /** One operation, one key: submitting the same key again returns the first transaction. */
+  idempotencyKey: string;
+  chain: string;
+  signer: TransactionSigner;
+  /** null deploys a contract. */
+  to: Address | null;
+  data?: Hex;
+  value?: bigint;
+  /** Gas limit; estimated (with headroom) when absent. */
+  gas?: bigint;
+}
+
+/** The chain:account key of the per-account maps. */
+export function accountKey(account: { chain: Pick<ChainContext, 'name'>; from: string }): string {
+  return `${account.chain.name}:${account.from}`;
+}
+
+/** The same key for a stored row. */
+export function rowAccountKey(row: Pick<OutboxRow, 'chain' | 'from_address'>): string {
+  return `${row.chain}:${row.from_address}`;
+}

@@ -1,0 +1,301 @@
+import { randomUUID } from 'node:crypto';
+import { keccak256, type Address, type Hex } from 'viem';
+import type { ChainContext, ChainRegistry } from '../chain/chains.ts';
+import type { OutboxRow } from '../store/schema.ts';
+import { estimateGas, type BalanceReservations, type FeeCache, type Fees } from './fees.ts';
+import { SIGNED_COLUMNS, toTransaction, type OutboxTransaction } from './lifecycle.ts';
+import type { NonceExpectations } from './nonces.ts';
+import type { GroupWrites, OutboxStore } from './store.ts';
+import { accountKey, type OutboxSubmission } from './submission.ts';
+
+const MAX_COMMIT_GROUP = 100;
+
+interface PreparedSubmission {
+  submission: OutboxSubmission;
+  chain: ChainContext;
+  from: Address;
+  value: bigint;
+  data: Hex;
+  gas: bigint;
+  fees: Fees;
+  chainNonce: number;
+}
+
+interface StoredSubmission {
+  row: OutboxRow;
+  /** The key was stored before: nothing new was signed. */
+  duplicate: boolean;
+}
+
+interface QueuedSubmission {
+  prepared: PreparedSubmission;
+  resolve(stored: StoredSubmission): void;
+  reject(error: unknown): void;
+}
+
+interface FormedGroup {
+  items: QueuedSubmission[];
+  /** New keys per chain:account. */
+  counts: Map<string, number>;
+  /** Rows signed ahead with the expected nonce; undefined where signing failed. */
+  signedAhead: Map<PreparedSubmission, Promise<OutboxRow | undefined>>;
+}
+
+export interface SubmitterOptions {
+  chains: Pick<ChainRegistry, 'get'>;
+  store: Pick<OutboxStore, 'findByKey' | 'inTransaction'>;
+  fees: Pick<FeeCache, 'fees'>;
+  balances: Pick<BalanceReservations, 'reserve'>;
+  nonces: NonceExpectations;
+  /** Called with each newly stored row; submit does not wait for its first broadcast. */
+  onStored(row: OutboxRow): void;
+}
+
+/** Prices, signs and stores submissions, in groups (see commitInGroup). */
+export class Submitter {
+  private readonly commitQueue: QueuedSubmission[] = [];
+  private groupScheduled = false;
+  /** A group is signing ahead (only one at a time, so groups stay large while the store is busy). */
+  private groupSigning = false;
+  /** Resolves when the group being stored, if any, is done. */
+  private storing: Promise<void> = Promise.resolve();
+  /** Groups formed and not yet stored, oldest first. */
+  private readonly formedGroups: FormedGroup[] = [];
+
+  constructor(private readonly options: SubmitterOptions) {}
+
+  async submit(submission: OutboxSubmission): Promise<OutboxTransaction> {
+    const { chains, fees, balances, nonces } = this.options;
+    const chain = chains.get(submission.chain);
+    const from = submission.signer.address.toLowerCase() as Address;
+    const value = submission.value ?? 0n;
+    const data = submission.data ?? '0x';
+    // An estimate runs the call on the node, and a repeated operation may revert now that it has
+    // run: look the key up first. With the gas given, the group commit finds a known key anyway.
+    // The lookup runs beside the node calls; a known key wins over whatever they answered.
+    const [existing, priced] = await Promise.all([
+      submission.gas === undefined ? this.findByKey(submission.idempotencyKey) : undefined,
+      Promise.all([submission.gas ?? estimateGas(chain, from, submission.to, data, value), fees.fees(chain)]).then(
+        (result) => ({ ok: true as const, result }),
+        (error: unknown) => ({ ok: false as const, error }),
+      ),
+    ]);
+    if (existing) return existing;
+    if (!priced.ok) throw priced.error;
+    const [gas, price] = priced.result;
+    // A transaction that can never pay would hold back every later nonce of the account: refuse it
+    // now, unless it is a repeat of one already stored.
+    try {
+      await balances.reserve(chain, from, value + gas * price.maxFeePerGas);
+    } catch (error) {
+      const stored = await this.findByKey(submission.idempotencyKey);
+      if (stored) return stored;
+      throw error;
+    }
+    const chainNonce = nonces.hasRow(accountKey({ chain, from })) ? 0 : await nonces.startingNonce(chain, from);
+
+    const prepared: PreparedSubmission = { submission, chain, from, value, data, gas, fees: price, chainNonce };
+    const stored = await this.commitInGroup(prepared);
+    if (stored.duplicate) return toTransaction(stored.row);
+    const row = stored.row;
+    this.options.onStored(row);
+    return toTransaction(row);
+  }
+
+  private async findByKey(key: string): Promise<OutboxTransaction | undefined> {
+    const row = await this.options.store.findByKey(key);
+    return row && toTransaction(row);
+  }
+
+  /**
+   * Group commit: submissions that arrive together are stored in one DB transaction, so the
+   * durable commit (an fsync on SQLite) is paid once per group, not once per transaction.
+   */
+  private commitInGroup(prepared: PreparedSubmission): Promise<StoredSubmission> {
+    return new Promise((resolve, reject) => {
+      this.commitQueue.push({ prepared, resolve, reject });
+      this.scheduleGroup();
+    });
+  }
+
+  private scheduleGroup(): void {
+    if (this.groupScheduled || this.groupSigning || this.commitQueue.length === 0) return;
+    this.groupScheduled = true;
+    setImmediate(() => void this.runGroup());
+  }
+
+  /**
+   * A group goes through two stages: signing ahead, then storing. One group may sign while the one
+   * before it is stored, so the store is never idle waiting for signatures, and signatures never
+   * hold the store's write lock.
+   */
+  private async runGroup(): Promise<void> {
+    this.groupScheduled = false;
+    if (this.groupSigning || this.commitQueue.length === 0) return;
+    this.groupSigning = true;
+    const group = this.formGroup(this.commitQueue.splice(0, MAX_COMMIT_GROUP));
+    const previous = this.storing;
+    let stored!: () => void;
+    this.storing = new Promise((resolve) => (stored = resolve));
+    try {
+      await Promise.all([previous, ...group.signedAhead.values()]);
+    } finally {
+      this.groupSigning = false;
+      this.scheduleGroup();
+    }
+    try {
+      await this.commitGroup(group.items, group.signedAhead);
+    } finally {
+      this.formedGroups.splice(this.formedGroups.indexOf(group), 1);
+      stored();
+    }
+  }
+
+  /**
+   * Signs the group's transactions ahead with the nonces this process expects them to get. The
+   * store hands out the nonces; a signature whose nonce turns out different (another process took
+   * some, or a key was a repeat) is made again there. A guess can cost time, never correctness.
+   */
+  private formGroup(items: QueuedSubmission[]): FormedGroup {
+    const group: FormedGroup = { items, counts: new Map(), signedAhead: new Map() };
+    const keys = new Set<string>();
+    const now = Date.now();
+    // Signed in the next turn of the event loop: the group before this one finishes its store
+    // first and its callers get their answers sooner.
+    const signingTurn = new Promise<void>((resolve) => setImmediate(resolve));
+    for (const { prepared } of items) {
+      if (keys.has(prepared.submission.idempotencyKey)) continue;
+      keys.add(prepared.submission.idempotencyKey);
+      const account = accountKey(prepared);
+      group.counts.set(account, (group.counts.get(account) ?? 0) + 1);
+      const expected = this.options.nonces.takeExpected(account);
+      if (expected === undefined) continue;
+      const signing = signingTurn.then(() => signedRow(prepared, expected, now));
+      group.signedAhead.set(prepared, signing.catch(() => undefined));
+    }
+    this.formedGroups.push(group);
+    return group;
+  }
+
+  /** After a store: the next nonce of each account is its allocated end plus what groups formed since will take. */
+  private expectNoncesAfter(allocatedEnds: Map<string, number>, group: QueuedSubmission[]): void {
+    const position = this.formedGroups.findIndex((formed) => formed.items === group);
+    const later = position < 0 ? [] : this.formedGroups.slice(position + 1);
+    this.options.nonces.expectAfter(allocatedEnds, later.map((formed) => formed.counts));
+  }
+
+  private async commitGroup(group: QueuedSubmission[], signedAhead: Map<PreparedSubmission, Promise<OutboxRow | undefined>>): Promise<void> {
+    const { store, nonces } = this.options;
+    try {
+      const { results, allocatedEnds } = await store.inTransaction((writes) => storeGroup(writes, group.map((item) => item.prepared), signedAhead));
+      this.expectNoncesAfter(allocatedEnds, group);
+      for (const item of group) nonces.markRow(accountKey(item.prepared));
+      group.forEach((item, index) => item.resolve(results[index]!));
+    } catch (error) {
+      for (const item of group) nonces.forget(accountKey(item.prepared));
+      if (group.length === 1) {
+        const only = group[0]!;
+        // Another process stored the same key between our check and our insert.
+        const raced = await store.findByKey(only.prepared.submission.idempotencyKey).catch(() => undefined);
+        if (raced) only.resolve({ row: raced, duplicate: true });
+        else only.reject(error);
+        return;
+      }
+      // Something in the group failed: store each on its own so only that one fails.
+      for (const item of group) await this.commitGroup([item], new Map());
+    }
+  }
+}
+
+/**
+ * Stores a group in one DB transaction with a handful of statements whatever its size: nonce
+ * rows are locked first (a write, so SQLite takes its write lock and PostgreSQL its row locks, in
+ * one order for every process so two groups never deadlock), keys are checked in one query,
+ * each account's nonces are allocated in one update, and the rows go in with one insert.
+ */
+async function storeGroup(
+  writes: GroupWrites,
+  group: PreparedSubmission[],
+  signedAhead: Map<PreparedSubmission, Promise<OutboxRow | undefined>>,
+): Promise<{ results: StoredSubmission[]; allocatedEnds: Map<string, number> }> {
+  const accounts = new Map<string, { chain: ChainContext; from: Address; chainNonce: number; count: number; next: number }>();
+  for (const prepared of group) {
+    const key = accountKey(prepared);
+    const account = accounts.get(key) ?? { chain: prepared.chain, from: prepared.from, chainNonce: 0, count: 0, next: 0 };
+    account.chainNonce = Math.max(account.chainNonce, prepared.chainNonce);
+    accounts.set(key, account);
+  }
+  const ordered = [...accounts.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, account]) => account);
+  for (const account of ordered) await writes.lockNonceRow(account.chain.name, account.from, account.chainNonce);
+  const keys = [...new Set(group.map((prepared) => prepared.submission.idempotencyKey))];
+  const before = await writes.rowsWithKeys(keys);
+  const rowsByKey = new Map(before.map((row) => [row.idempotency_key, row]));
+  // The first submission of each new key is stored; any other answers that row as a duplicate.
+  const fresh = new Set<PreparedSubmission>();
+  const freshKeys = new Set<string>();
+  for (const prepared of group) {
+    const key = prepared.submission.idempotencyKey;
+    if (rowsByKey.has(key) || freshKeys.has(key)) continue;
+    fresh.add(prepared);
+    freshKeys.add(key);
+    accounts.get(accountKey(prepared))!.count += 1;
+  }
+  const allocatedEnds = new Map<string, number>();
+  // In the same order as the locks above: two groups never wait on each other's rows.
+  for (const account of ordered) {
+    if (account.count === 0) continue;
+    const end = await writes.allocateNonces(account.chain.name, account.from, account.count);
+    account.next = end - account.count;
+    allocatedEnds.set(accountKey(account), end);
+  }
+  const now = Date.now();
+  // A signature made ahead is used only when its nonce is the one allocated here.
+  const created = await Promise.all(
+    [...fresh].map(async (prepared) => {
+      const nonce = accounts.get(accountKey(prepared))!.next++;
+      const ahead = await signedAhead.get(prepared);
+      return ahead?.nonce === nonce ? ahead : signedRow(prepared, nonce, now);
+    }),
+  );
+  for (const row of created) rowsByKey.set(row.idempotency_key, row);
+  await writes.insert(created);
+  return {
+    results: group.map((prepared) => ({ row: rowsByKey.get(prepared.submission.idempotencyKey)!, duplicate: !fresh.has(prepared) })),
+    allocatedEnds,
+  };
+}
+
+/** Signs one submission with its nonce: the row the outbox stores. */
+async function signedRow(prepared: PreparedSubmission, nonce: number, now: number): Promise<OutboxRow> {
+  const { submission, chain, from, value, data, gas, fees } = prepared;
+  const raw = await submission.signer.account.signTransaction!({
+    type: 'eip1559',
+    chainId: chain.chainId,
+    nonce,
+    to: submission.to,
+    data,
+    value,
+    gas,
+    maxFeePerGas: fees.maxFeePerGas,
+    maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+  });
+  return {
+    id: randomUUID(),
+    idempotency_key: submission.idempotencyKey,
+    chain: chain.name,
+    from_address: from,
+    nonce,
+    to_address: submission.to?.toLowerCase() ?? null,
+    value_wei: value.toString(),
+    data,
+    gas_limit: gas.toString(),
+    raw_tx: raw,
+    tx_hash: keccak256(raw),
+    ...SIGNED_COLUMNS,
+    error: null,
+    broadcast_attempts: 0,
+    last_broadcast_ms: null,
+    created_ms: now,
+    updated_ms: now,
+  };
+}

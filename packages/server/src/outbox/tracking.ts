@@ -1,0 +1,75 @@
+import type { ChainRegistry } from '../chain/chains.ts';
+import { STALLED_MS } from '../chain/embedded-node-pool.ts';
+import type { OutboxRow } from '../store/schema.ts';
+import type { Broadcaster } from './broadcast.ts';
+import { receiptsOf, type ReceiptRecorder } from './receipts.ts';
+import type { OutboxStore } from './store.ts';
+
+const PENDING_BATCH = 500;
+/**
+ * How soon a pass follows one that left unmined a transaction a caller waits on, stored less than
+ * STALLED_MS ago, on an automining embedded node: such a node mines it within milliseconds, so the
+ * caller need not wait for the next interval. (Older ones are the unsticking's business.)
+ */
+const FOLLOW_UP_MS = 10;
+
+export interface PendingTrackerOptions {
+  chains: Pick<ChainRegistry, 'get' | 'has'>;
+  store: Pick<OutboxStore, 'unmined'>;
+  recorder: Pick<ReceiptRecorder, 'recordReceipts'>;
+  broadcaster: Pick<Broadcaster, 'broadcast' | 'lastSentAt'>;
+  /** The embedded node's stuck-pool workaround (see embeddedNodeUnsticker). */
+  unstick(unmined: OutboxRow[], sentNow: Set<OutboxRow>, now: number): Promise<void>;
+  /** Whether a caller waits on the transaction. */
+  isAwaited(id: string): boolean;
+  /** Runs a pass now. */
+  kick(): void;
+  rebroadcastAfterMs: number;
+}
+
+/** The passes over unmined transactions. */
+export class PendingTracker {
+  private followUpScheduled = false;
+
+  constructor(private readonly options: PendingTrackerOptions) {}
+
+  /**
+   * One pass: record receipts of unmined transactions, broadcast again those that need it, and
+   * unstick an embedded node whose automine left ours in its pool.
+   */
+  async trackPending(): Promise<void> {
+    const { chains, store, recorder, broadcaster, rebroadcastAfterMs } = this.options;
+    const rows = await store.unmined(PENDING_BATCH);
+    if (rows.length === 0) return;
+    const tracked = rows.filter((row) => chains.has(row.chain));
+    const receipts = await receiptsOf(chains, tracked);
+    const mined = tracked.flatMap((row, index) => (receipts[index] ? [{ row, receipt: receipts[index] }] : []));
+    if (mined.length > 0) await recorder.recordReceipts(mined);
+    const now = Date.now();
+    const unmined = tracked.filter((_, index) => !receipts[index]);
+    const due = unmined.filter((row) => {
+      const last = Math.max(row.last_broadcast_ms ?? 0, broadcaster.lastSentAt(row.id) ?? 0);
+      return last === 0 ? now - row.created_ms > rebroadcastAfterMs / 5 : now - last > rebroadcastAfterMs;
+    });
+    // Each account's in nonce order: a node that sees a later nonce first may hold it back.
+    due.sort((a, b) => a.from_address.localeCompare(b.from_address) || a.nonce - b.nonce);
+    await Promise.all(due.map((row) => broadcaster.broadcast(row)));
+    const sentNow = new Set(due);
+    await this.options.unstick(unmined, sentNow, now);
+    if (unmined.some((row) => this.awaitedSoon(row, now))) this.followUp();
+  }
+
+  /** Whether a caller waits on this unmined row, stored moments ago, which an automining node should mine any moment. */
+  private awaitedSoon(row: OutboxRow, now: number): boolean {
+    return now - row.created_ms < STALLED_MS && this.options.chains.get(row.chain).automine && this.options.isAwaited(row.id);
+  }
+
+  private followUp(): void {
+    if (this.followUpScheduled) return;
+    this.followUpScheduled = true;
+    setTimeout(() => {
+      this.followUpScheduled = false;
+      this.options.kick();
+    }, FOLLOW_UP_MS).unref();
+  }
+}
