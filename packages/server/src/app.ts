@@ -7,11 +7,24 @@ import { healthRoutes } from './health/routes.ts';
 import { a2aRoutes } from './a2a/routes.ts';
 import { A2aRuntime } from './a2a/runtime.ts';
 import { walletAppRoutes } from './wallet-app/routes.ts';
+import { applyWalletAppConventions } from './wallet-app/family.ts';
 import { walletAppStaticRoutes } from './wallet-app/static-app.ts';
-import { partnerApiRoutes } from './partner-api/index.ts';
-import { fileRoutes } from './uploads/file-routes.ts';
-import { exampleRoutes } from './examples/routes.ts';
+import { applyPartnerApiConventions } from './partner-api/family.ts';
+import { signInRoutes } from './partner-api/sign-in/routes.ts';
+import { credentialRoutes } from './partner-api/credentials/routes.ts';
+import { uploadRoutes } from './uploads/routes.ts';
+import { fileRoutes } from './uploads/files/routes.ts';
+import { inviteRoutes } from './people/routes.ts';
+import { mintRoutes } from './cards/mint/routes.ts';
+import { cardTransferRoutes } from './cards/transfer/routes.ts';
+import { cardsToPeopleRoutes } from './cards/to-people/routes.ts';
+import { receiptRoutes } from './cards/receipts/routes.ts';
+import { cardListRoutes } from './cards/lists/routes.ts';
+import { cardHolderRoutes } from './cards/holder/routes.ts';
 import { cardMetadataRoutes } from './cards/metadata/routes.ts';
+import { escrowRoutes } from './escrow/routes.ts';
+import { claimRoutes } from './escrow/claims/routes.ts';
+import { exampleRoutes } from './examples/routes.ts';
 import { answerClientError } from './http/client-errors.ts';
 import { discardUnreadBody, isBodyRead, lingerOnClose, REFUSED_BODY_DISCARD } from './http/unread-body.ts';
 import { Errors } from './errors/codes.ts';
@@ -87,9 +100,28 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // Family B and the wallet-app API share one runtime: approvals wake the result long-polls.
   const a2a = new A2aRuntime(options.services);
   await app.register(a2aRoutes, { prefix: '/v2/a2a', runtime: a2a });
-  await app.register(walletAppRoutes, { listener: a2a });
+  // The wallet-app API and the member routes beside it (card status, escrow claims).
+  await app.register(async (walletApp) => {
+    applyWalletAppConventions(walletApp);
+    await walletApp.register(walletAppRoutes, { listener: a2a });
+    await walletApp.register(cardHolderRoutes);
+    await walletApp.register(claimRoutes);
+  });
   await app.register(walletAppStaticRoutes);
-  await app.register(partnerApiRoutes);
+  // Family A, the partner API (A1 to A20).
+  await app.register(async (partnerApi) => {
+    await applyPartnerApiConventions(partnerApi);
+    await partnerApi.register(signInRoutes);
+    await partnerApi.register(credentialRoutes);
+    await partnerApi.register(uploadRoutes);
+    await partnerApi.register(inviteRoutes);
+    await partnerApi.register(mintRoutes);
+    await partnerApi.register(cardTransferRoutes);
+    await partnerApi.register(cardsToPeopleRoutes);
+    await partnerApi.register(receiptRoutes);
+    await partnerApi.register(cardListRoutes);
+    await partnerApi.register(escrowRoutes);
+  });
   await app.register(fileRoutes);
   await app.register(exampleRoutes);
   await app.register(cardMetadataRoutes);

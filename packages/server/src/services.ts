@@ -9,7 +9,7 @@ import { ensureOperator, fundOperatorOnManagedChains, type Operator } from './op
 import { TransactionOutbox } from './outbox/outbox.ts';
 import { CardIndex } from './card-index/index.ts';
 import { openStore, type Store } from './store/database.ts';
-import { deriveTokenKey } from './partner-api/auth/tokens.ts';
+import { deriveTokenKey } from './partner-auth/tokens.ts';
 import { openFileStorage, type FileStorage } from './storage/index.ts';
 import { openMessenger, type Messenger } from './messenger/index.ts';
 import { SignInThrottle } from './sign-in-guard/throttle.ts';
@@ -33,7 +33,7 @@ export interface Services {
   messenger: Messenger;
   /** Wrong-password back-off of partner and member sign-in (sign-in-guard/throttle.ts). */
   signInThrottle: SignInThrottle;
-  /** HMAC key of partner access tokens, derived from the master key (partner-api/auth/tokens.ts). */
+  /** HMAC key of partner access tokens, derived from the master key (partner-auth/tokens.ts). */
   tokenKey: Uint8Array;
   log: Logger;
   close(): Promise<void>;

@@ -2,7 +2,7 @@ import { recordOperatorAction } from '../audit/store.ts';
 import { AppError } from '../errors/app-error.ts';
 import { Errors } from '../errors/codes.ts';
 import { epochSeconds, type Db } from '../store/database.ts';
-import { normalizePhone } from '../users/phone.ts';
+import { normalizePhone } from '../lib/phone.ts';
 import { findAccount, searchAccounts, updateAccount, type AccountKind, type AccountRow } from './store.ts';
 
 /**

@@ -15,7 +15,7 @@ import type { TransactionOutbox } from '../outbox/outbox.ts';
 import type { CardIndex } from '../card-index/index.ts';
 import type { Logger } from 'pino';
 import type { PartnerRow } from '../store/schema.ts';
-import { walletWebUrl } from '../wallet-app/web-url.ts';
+import { walletWebUrl } from '../config/wallet-web-url.ts';
 import type { EscrowCancelAnswer, EscrowDepositAnswer, EscrowListAnswer } from './schema.ts';
 import { Errors } from '../errors/codes.ts';
 

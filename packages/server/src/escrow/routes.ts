@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { authenticatePartner, requestPartner } from '../partner-api/auth/authenticate.ts';
+import { authenticatePartner, requestPartner } from '../partner-auth/authenticate.ts';
 import { approveEscrow, cancelEscrow, depositCards, escrowApproval, listEscrowedCards } from './commands.ts';
 import {
   EscrowApprovalAnswer,

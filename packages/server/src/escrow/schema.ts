@@ -2,7 +2,7 @@ import Type, { type Static } from 'typebox';
 import { contractCardPage, ListedCard } from '../cards/lists/schema.ts';
 import { CardId } from '../cards/ids.ts';
 import { Address } from '../cards/mint/payload.ts';
-import { Sha256Hex } from '../partner-api/sign-in/schema.ts';
+import { Sha256Hex } from '../http/schema.ts';
 
 /** Largest card_ids of A17 and A19 (the escrow contract's MAX_BATCH_SIZE too). */
 export const MAX_ESCROW_CARDS = 100;

@@ -1,8 +1,12 @@
-import type { Person } from '../people/person.ts';
+/** Who a message goes to: a person's name and E.164 phone. */
+export interface MessageRecipient {
+  name: string;
+  phone: string;
+}
 
 /** One message to a person; `invite` is the only kind so far. */
 export interface MessengerMessage {
-  to: Person;
+  to: MessageRecipient;
   kind: 'invite';
   text: string;
 }

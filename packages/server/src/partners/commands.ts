@@ -10,9 +10,9 @@ import type { TransactionOutbox } from '../outbox/outbox.ts';
 import type { Operator } from '../operator/operator.ts';
 import { AppError } from '../errors/app-error.ts';
 import { hashPassword } from '../custody/passwords.ts';
-import { epochSeconds } from '../store/database.ts';
+import { epochSeconds, isUniqueViolation } from '../store/database.ts';
 import type { PartnerRow } from '../store/schema.ts';
-import { normalizePhone } from '../users/phone.ts';
+import { normalizePhone } from '../lib/phone.ts';
 import { ensureEscrowContract } from '../operator/escrow.ts';
 import { monthKey } from '../lib/time.ts';
 import { Errors } from '../errors/codes.ts';
@@ -188,9 +188,4 @@ export async function findPartnerByEmail(deps: { store: Store }, email: string):
 function symbolOf(serviceName: string): string {
   const letters = serviceName.replace(/[^A-Za-z0-9]/g, '').toUpperCase().slice(0, 8);
   return letters || 'CARD';
-}
-
-export function isUniqueViolation(error: unknown): boolean {
-  const value = error as { code?: string; message?: string };
-  return value?.code === '23505' || value?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(value?.message ?? '');
 }

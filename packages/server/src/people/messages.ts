@@ -1,6 +1,6 @@
 import type { Config } from '../config/config.ts';
 import type { Person } from './person.ts';
-import { walletWebUrl } from '../wallet-app/web-url.ts';
+import { walletWebUrl } from '../config/wallet-web-url.ts';
 
 /** Where a person signs up: the wallet's web host (`a2a.links.webUrl`), or this service. */
 export function signUpUrl(config: Readonly<Config>): string {

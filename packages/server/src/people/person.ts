@@ -1,5 +1,5 @@
 import { AppError } from '../errors/app-error.ts';
-import { normalizePhone } from '../users/phone.ts';
+import { normalizePhone } from '../lib/phone.ts';
 import { Errors } from '../errors/codes.ts';
 
 /** A person named by a partner: the name as a member would sign up with it, and an E.164 phone. */

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { isUniqueViolation } from '../partners/commands.ts';
 import type { Store } from '../store/database.ts';
 import type { KeyVault } from '../custody/key-vault.ts';
-import { epochSeconds, type Db, type DbTransaction } from '../store/database.ts';
+import { epochSeconds, isUniqueViolation, type Db, type DbTransaction } from '../store/database.ts';
 import type { ReservedWalletRow } from '../store/schema.ts';
 import type { Person } from './person.ts';
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { authenticatePartner, requestPartner } from '../partner-api/auth/authenticate.ts';
+import { authenticatePartner, requestPartner } from '../partner-auth/authenticate.ts';
 import { invitePeople } from './commands.ts';
 import { InviteAnswer, InviteBody } from './schema.ts';
 

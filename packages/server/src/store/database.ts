@@ -169,3 +169,9 @@ async function migrate(store: Store, postgresSchema: string | undefined): Promis
 export function epochSeconds(date: Date = new Date()): number {
   return Math.floor(date.getTime() / 1000);
 }
+
+/** Whether a store error is a unique-constraint violation (PostgreSQL 23505, or SQLite's). */
+export function isUniqueViolation(error: unknown): boolean {
+  const value = error as { code?: string; message?: string };
+  return value?.code === '23505' || value?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(value?.message ?? '');
+}

@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AppError } from '../errors/app-error.ts';
-import { authenticatePartner, requestPartner } from '../partner-api/auth/authenticate.ts';
+import { authenticatePartner, requestPartner } from '../partner-auth/authenticate.ts';
 import { canReadSecureFile } from './access.ts';
 import { findUploadedFile, publicFileUrl, storeUpload } from './commands.ts';
 import { imagePolicy, resourcePolicy, securePolicy, type UploadPolicy } from './policy.ts';

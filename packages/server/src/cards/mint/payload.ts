@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { Sha256Hex } from '../../partner-api/sign-in/schema.ts';
+import { Sha256Hex } from '../../http/schema.ts';
 
 /**
  * The card mint payload shared by A7 and A8 (docs/partner-api.md, "Card mint payload"). The

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { zeroAddress, type Address } from 'viem';
 import { AppError } from '../../errors/app-error.ts';
-import { authenticatePartner, requestPartner } from '../../partner-api/auth/authenticate.ts';
+import { authenticatePartner, requestPartner } from '../../partner-auth/authenticate.ts';
 import { assertOwnContract } from '../partner-signing.ts';
 import { mintCards, type MintOutcome } from './commands.ts';
 import { currentMintCount } from './mint-count.ts';

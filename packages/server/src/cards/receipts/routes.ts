@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import type { Hex } from 'viem';
 import { AppError } from '../../errors/app-error.ts';
-import { authenticatePartner } from '../../partner-api/auth/authenticate.ts';
+import { authenticatePartner } from '../../partner-auth/authenticate.ts';
 import type { ChainRegistry } from '../../chain/chains.ts';
 import type { TransactionOutbox } from '../../outbox/outbox.ts';
 import { Errors } from '../../errors/codes.ts';

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { Sha256Hex } from '../../partner-api/sign-in/schema.ts';
+import { Sha256Hex } from '../../http/schema.ts';
 import { MintDesignFields } from '../mint/payload.ts';
 
 /** One `[name, phone]` pair (either order when only one is a phone number; people/person.ts checks it). */

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Address } from 'viem';
-import { authenticatePartner, requestPartner } from '../../partner-api/auth/authenticate.ts';
+import { authenticatePartner, requestPartner } from '../../partner-auth/authenticate.ts';
 import { assertOwnContract } from '../partner-signing.ts';
 import { burnCard, sendCard } from './commands.ts';
 import { DeleteCardBody, HashAnswer, SendCardBody } from './schema.ts';

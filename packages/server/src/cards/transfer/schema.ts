@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { Sha256Hex } from '../../partner-api/sign-in/schema.ts';
+import { Sha256Hex } from '../../http/schema.ts';
 import { Address } from '../mint/payload.ts';
 import { CardId } from '../ids.ts';
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { authenticatePartner, requestPartner } from '../auth/authenticate.ts';
+import { authenticatePartner, requestPartner } from '../../partner-auth/authenticate.ts';
 import { clientAddressKey } from '../../sign-in-guard/client-address.ts';
 import { withRetryAfter } from '../../sign-in-guard/retry-after.ts';
 import { changePartnerPassword, changePartnerPin } from './commands.ts';

@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { Sha256Hex } from '../sign-in/schema.ts';
+import { Sha256Hex } from '../../http/schema.ts';
 
 /** A2 query: `opt=password` is the only option. */
 export const PasswordChangeQuery = Type.Object({ opt: Type.Literal('password') }, { additionalProperties: true });

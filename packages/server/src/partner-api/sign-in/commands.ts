@@ -4,8 +4,8 @@ import type { Store } from '../../store/database.ts';
 import type { SignInThrottle } from '../../sign-in-guard/throttle.ts';
 import type { PartnerRow } from '../../store/schema.ts';
 import { monthKey } from '../../lib/time.ts';
-import { assertPartnerMayAct } from '../auth/authenticate.ts';
-import { issuePartnerToken } from '../auth/tokens.ts';
+import { assertPartnerMayAct } from '../../partner-auth/authenticate.ts';
+import { issuePartnerToken } from '../../partner-auth/tokens.ts';
 import type { PartnerAccount } from './schema.ts';
 
 export interface SignInInput {

@@ -1,7 +1,6 @@
 import Type, { type Static } from 'typebox';
 
-/** SHA-256 hex as clients send passwords and PINs (either case). */
-export const Sha256Hex = Type.String({ pattern: '^[0-9a-fA-F]{64}$' });
+import { Sha256Hex } from '../../http/schema.ts';
 
 /** A1 body. */
 export const SignInBody = Type.Object(

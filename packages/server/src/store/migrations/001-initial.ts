@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { MigrationContext } from './index.ts';
+import type { MigrationContext } from './context.ts';
 
 export async function up(db: Kysely<unknown>, { dialect }: MigrationContext): Promise<void> {
   await db.schema

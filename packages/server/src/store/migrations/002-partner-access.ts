@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { MigrationContext } from './index.ts';
+import type { MigrationContext } from './context.ts';
 
 /** Family A, part 1: the wrong-password back-off and the record of uploaded files. */
 export async function up(db: Kysely<unknown>, _context: MigrationContext): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { MigrationContext } from './index.ts';
+import type { MigrationContext } from './context.ts';
 
 /** App2App (Family B) requests, their policies and credentials, and wallet-app sessions. */
 export async function up(db: Kysely<unknown>, _context: MigrationContext): Promise<void> {

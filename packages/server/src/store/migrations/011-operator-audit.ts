@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { MigrationContext } from './index.ts';
+import type { MigrationContext } from './context.ts';
 
 /** Every operator action (who, what, on what, before, after, when): `wallet-service audit list`. */
 export async function up(db: Kysely<unknown>, _context: MigrationContext): Promise<void> {

@@ -11,10 +11,9 @@ import * as escrowClaims from './009-escrow-claims.ts';
 import * as claimAttempts from './010-claim-attempts.ts';
 import * as operatorAudit from './011-operator-audit.ts';
 
-export type StoreDialect = 'sqlite' | 'postgres';
-export interface MigrationContext {
-  dialect: StoreDialect;
-}
+import type { MigrationContext } from './context.ts';
+
+export type { MigrationContext, StoreDialect } from './context.ts';
 
 interface MigrationModule {
   up(db: Kysely<unknown>, context: MigrationContext): Promise<void>;

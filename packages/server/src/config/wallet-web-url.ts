@@ -1,4 +1,4 @@
-import type { Config } from '../config/config.ts';
+import type { Config } from './config.ts';
 
 /** The wallet app's web host (`a2a.links.webUrl`), or this service when none is set; no trailing slash. */
 export function walletWebUrl(config: Readonly<Config>): string {

@@ -1,15 +1,8 @@
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyPluginAsync } from 'fastify';
-import { cardListRoutes } from '../cards/lists/routes.ts';
+import type { FastifyInstance } from 'fastify';
 import { AppError, isAppError, isRefusedRequest } from '../errors/app-error.ts';
-import { uploadRoutes } from '../uploads/routes.ts';
-import { inviteRoutes } from '../people/routes.ts';
-import { partnerCardRoutes } from '../cards/routes.ts';
 import { clientAddressKey } from '../sign-in-guard/client-address.ts';
-import { escrowRoutes } from '../escrow/routes.ts';
-import { credentialRoutes } from './credentials/routes.ts';
 import { assertPartnerProgramOpen } from './program-window.ts';
-import { signInRoutes } from './sign-in/routes.ts';
 import { Errors } from '../errors/codes.ts';
 
 /**
@@ -28,12 +21,14 @@ const UNLISTED_FAILURE_TEXT: Readonly<Record<string, string>> = {
 };
 
 /**
- * Family A, the partner API. Every route registered in here (A1 to A20) first passes, in this order:
+ * Family A, the partner API: what applies to every route of the context it is given (app.ts mounts
+ * A1 to A20 in one). Each request first passes, in this order:
  * 1. the program window: after `partnerProgram.endsAt` every call answers 440;
  * 2. the per-address rate limit (`partnerApi.rateLimit`): 429 with Retry-After;
- * 3. on authorised routes, the access token (`authenticatePartner` onRequest hook).
+ * 3. on authorised routes, the access token (the `authenticatePartner` hook each resource asks for).
+ * Unlisted failures answer as the specification shows them for each route.
  */
-export const partnerApiRoutes: FastifyPluginAsync = async (app) => {
+export async function applyPartnerApiConventions(app: FastifyInstance): Promise<void> {
   app.decorateRequest('partner', null);
   app.setErrorHandler((error, request, reply) => {
     // Listed codes and refused requests: the app's handler answers them with the registry's body.
@@ -57,12 +52,4 @@ export const partnerApiRoutes: FastifyPluginAsync = async (app) => {
     errorResponseBuilder: () => new AppError(Errors.TooManyRequests),
   });
   app.addHook('onRequest', app.rateLimit());
-
-  await app.register(signInRoutes);
-  await app.register(credentialRoutes);
-  await app.register(uploadRoutes);
-  await app.register(inviteRoutes);
-  await app.register(partnerCardRoutes);
-  await app.register(cardListRoutes);
-  await app.register(escrowRoutes);
-};
+}

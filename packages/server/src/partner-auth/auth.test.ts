@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { SignJWT, UnsecuredJWT } from 'jose';
-import type { App } from '../../app.ts';
-import { openTestApp, type TestServices } from '../../testing/test-services.ts';
-import { signedInPartner } from '../testing/partner-session.ts';
+import type { App } from '../app.ts';
+import { openTestApp, type TestServices } from '../testing/test-services.ts';
+import { signedInPartner } from '../partner-api/testing/partner-session.ts';
 import { issuePartnerToken, PARTNER_TOKEN_AUDIENCE } from './tokens.ts';
 
 let services: TestServices;

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { authenticate } from '../wallet-app/sessions.ts';
-import { claimCard, viewClaim } from './claims.ts';
-import { ClaimParams, ClaimSecretBody } from './schema.ts';
+import { authenticate } from '../../member-session/sessions.ts';
+import { claimCard, viewClaim } from './commands.ts';
+import { ClaimParams, ClaimSecretBody } from '../schema.ts';
 
 /**
  * The claim link's side of escrow, in the wallet-app API (Bearer session). The secret travels in

@@ -1,7 +1,7 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
-import { AppError } from '../../errors/app-error.ts';
-import { Errors } from '../../errors/codes.ts';
+import { AppError } from '../errors/app-error.ts';
+import { Errors } from '../errors/codes.ts';
 
 /** The one algorithm access tokens are signed and accepted with. */
 export const TOKEN_ALGORITHM = 'HS256';

@@ -1,17 +1,17 @@
 import { encodeFunctionData, keccak256, type Address, type Hex } from 'viem';
 import { cardEscrowAbi } from '@wallet-service/contracts';
-import { cardUri } from '../cards/card-uri.ts';
-import { findMintedCardDesign } from '../cards/metadata/designs.ts';
-import { transactionRefusalError, waitUntilMined } from '../cards/partner-signing.ts';
-import { AppError } from '../errors/app-error.ts';
-import { OutboxRefusal, type OutboxTransaction } from '../outbox/outbox.ts';
-import type { Config } from '../config/config.ts';
-import type { Store } from '../store/database.ts';
-import type { ChainRegistry } from '../chain/chains.ts';
-import type { TransactionOutbox } from '../outbox/outbox.ts';
-import type { Operator } from '../operator/operator.ts';
-import type { EscrowClaimRow, UserRow } from '../store/schema.ts';
-import { Errors } from '../errors/codes.ts';
+import { cardUri } from '../../cards/card-uri.ts';
+import { findMintedCardDesign } from '../../cards/metadata/designs.ts';
+import { transactionRefusalError, waitUntilMined } from '../../cards/partner-signing.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { OutboxRefusal, type OutboxTransaction } from '../../outbox/outbox.ts';
+import type { Config } from '../../config/config.ts';
+import type { Store } from '../../store/database.ts';
+import type { ChainRegistry } from '../../chain/chains.ts';
+import type { TransactionOutbox } from '../../outbox/outbox.ts';
+import type { Operator } from '../../operator/operator.ts';
+import type { EscrowClaimRow, UserRow } from '../../store/schema.ts';
+import { Errors } from '../../errors/codes.ts';
 
 /** Where a claimed card stands, as the chain says. */
 export type ClaimStatus = 'in_escrow' | 'claimed' | 'not_in_escrow';

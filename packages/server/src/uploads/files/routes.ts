@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { AppError } from '../errors/app-error.ts';
-import { findUploadedFile } from './commands.ts';
-import { StoredFileParams } from './schema.ts';
-import { sendStoredFile, STORED_NAME } from './serve.ts';
-import { Errors } from '../errors/codes.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { findUploadedFile } from '../commands.ts';
+import { StoredFileParams } from '../schema.ts';
+import { sendStoredFile, STORED_NAME } from '../serve.ts';
+import { Errors } from '../../errors/codes.ts';
 
 /**
  * `GET /v2/files/:filename`: the public files of A4 and A5, for anyone (card images and videos are

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from '../../errors/app-error.ts';
-import { PARTNER_STATUS } from '../../partners/commands.ts';
-import type { Config } from '../../config/config.ts';
-import type { Store } from '../../store/database.ts';
-import type { PartnerRow } from '../../store/schema.ts';
+import { AppError } from '../errors/app-error.ts';
+import { PARTNER_STATUS } from '../partners/commands.ts';
+import type { Config } from '../config/config.ts';
+import type { Store } from '../store/database.ts';
+import type { PartnerRow } from '../store/schema.ts';
 import { verifyPartnerToken } from './tokens.ts';
-import { Errors } from '../../errors/codes.ts';
+import { Errors } from '../errors/codes.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
