@@ -12,6 +12,16 @@ import type { KeyOwnerType, KeyProtection, KeySecretKind, SigningKeyRow } from '
 import { signTransactionWithKey } from './transaction-signature.ts';
 import { openSecret, rewrapDataKey, sealSecret, wrapServerDataKeyWithPin, WrongKeyError, type SealedSecret } from './envelope.ts';
 import { Errors } from '../errors/codes.ts';
+import {
+  clearPinFailures,
+  countPinAttempt,
+  findKeyOfOwner,
+  findPinFailures,
+  findSealedKey,
+  insertSigningKey,
+  replaceWrapping,
+  type SealedRow,
+} from './store.ts';
 
 /** Wrong PINs in a row after which a key is locked until the operator resets it. */
 export const MAX_PIN_FAILURES = 5;
@@ -63,22 +73,6 @@ export function deriveEvmPrivateKey(mnemonic: string): Uint8Array {
   }
 }
 
-type SealedRow = Pick<
-  SigningKeyRow,
-  'owner_id' | 'address' | 'secret_kind' | 'protection' | 'kdf_salt' | 'wrapped_data_key' | 'encrypted_secret' | 'pin_failures'
->;
-
-const SEALED_COLUMNS = [
-  'owner_id',
-  'address',
-  'secret_kind',
-  'protection',
-  'kdf_salt',
-  'wrapped_data_key',
-  'encrypted_secret',
-  'pin_failures',
-] as const;
-
 /**
  * Creates, stores and unlocks signing keys. Secrets are sealed by the envelope module before they
  * reach the store; `pin` keys count wrong PINs in the row and lock after MAX_PIN_FAILURES in a row.
@@ -126,9 +120,7 @@ export class KeyVault {
         pin: input.protection === 'pin' ? input.pin : undefined,
       });
       const now = epochSeconds();
-      await (trx ?? this.#db)
-        .insertInto('signing_keys')
-        .values({
+      await insertSigningKey(trx ?? this.#db, {
           id: keyId,
           owner_type: input.ownerType,
           owner_id: input.ownerId,
@@ -141,8 +133,7 @@ export class KeyVault {
           pin_failures: 0,
           created_at: now,
           updated_at: now,
-        })
-        .execute();
+        });
       return { keyId, address };
     } finally {
       secret.fill(0);
@@ -180,7 +171,7 @@ export class KeyVault {
       throw pinError(error, attempt.pin_failures);
     }
     try {
-      await this.#db.updateTable('signing_keys').set({ pin_failures: 0 }).where('id', '=', keyId).execute();
+      await clearPinFailures(this.#db, keyId);
       return toUnlockedKey(keyId, attempt, secret);
     } finally {
       secret.fill(0);
@@ -210,19 +201,13 @@ export class KeyVault {
     } catch (error) {
       throw pinError(error, attempt.pin_failures);
     }
-    const result = await this.#db
-      .updateTable('signing_keys')
-      .set({
-        kdf_salt: rewrapped.kdfSalt,
-        wrapped_data_key: rewrapped.wrappedDataKey,
-        pin_failures: 0,
-        updated_at: epochSeconds(),
-      })
-      .where('id', '=', keyId)
-      .where('kdf_salt', '=', attempt.kdf_salt)
-      .where('wrapped_data_key', '=', attempt.wrapped_data_key)
-      .executeTakeFirst();
-    if (result.numUpdatedRows !== 1n) throw new AppError(Errors.WrongPin, { detail: 'the PIN was changed at the same time' });
+    const replaced = await replaceWrapping(this.#db, {
+      keyId,
+      old: { kdfSalt: attempt.kdf_salt, wrappedDataKey: attempt.wrapped_data_key },
+      next: rewrapped,
+      now: epochSeconds(),
+    });
+    if (!replaced) throw new AppError(Errors.WrongPin, { detail: 'the PIN was changed at the same time' });
   }
 
   /**
@@ -235,59 +220,39 @@ export class KeyVault {
   async protectWithPin(keyId: string, pin: string, trx?: Db | DbTransaction): Promise<void> {
     if (!pin) throw new Error('protectWithPin needs a PIN');
     const db = trx ?? this.#db;
-    const row = await db.selectFrom('signing_keys').select(SEALED_COLUMNS).where('id', '=', keyId).executeTakeFirst();
+    const row = await findSealedKey(db, keyId);
     if (!row) throw new SigningKeyNotFoundError(keyId);
     if (row.protection !== 'server') throw new Error(`signing key ${keyId} is already PIN-protected`);
     const wrapped = await wrapServerDataKeyWithPin({ masterKey: this.#masterKey, sealed: sealedOf(row), pin });
-    const result = await db
-      .updateTable('signing_keys')
-      .set({
-        protection: 'pin',
-        kdf_salt: wrapped.kdfSalt,
-        wrapped_data_key: wrapped.wrappedDataKey,
-        pin_failures: 0,
-        updated_at: epochSeconds(),
-      })
-      .where('id', '=', keyId)
-      .where('protection', '=', 'server')
-      .where('kdf_salt', '=', row.kdf_salt)
-      .where('wrapped_data_key', '=', row.wrapped_data_key)
-      .executeTakeFirst();
-    if (result.numUpdatedRows !== 1n) throw new Error(`signing key ${keyId} changed while it was being PIN-protected`);
+    const replaced = await replaceWrapping(db, {
+      keyId,
+      old: { kdfSalt: row.kdf_salt, wrappedDataKey: row.wrapped_data_key, protection: 'server' },
+      next: { kdfSalt: wrapped.kdfSalt, wrappedDataKey: wrapped.wrappedDataKey, protection: 'pin' },
+      now: epochSeconds(),
+    });
+    if (!replaced) throw new Error(`signing key ${keyId} changed while it was being PIN-protected`);
   }
 
   /** Clears the wrong-PIN count, which also lifts a lock (an operator action). */
   async resetPinFailures(keyId: string): Promise<void> {
-    const result = await this.#db
-      .updateTable('signing_keys')
-      .set({ pin_failures: 0, updated_at: epochSeconds() })
-      .where('id', '=', keyId)
-      .executeTakeFirst();
-    if (result.numUpdatedRows !== 1n) throw new SigningKeyNotFoundError(keyId);
+    if (!(await clearPinFailures(this.#db, keyId, epochSeconds()))) throw new SigningKeyNotFoundError(keyId);
   }
 
   /** Wrong PINs in a row so far; MAX_PIN_FAILURES means locked. */
   async pinFailures(keyId: string): Promise<number> {
-    const row = await this.#db.selectFrom('signing_keys').select('pin_failures').where('id', '=', keyId).executeTakeFirst();
-    if (!row) throw new SigningKeyNotFoundError(keyId);
-    return Number(row.pin_failures);
+    const failures = await findPinFailures(this.#db, keyId);
+    if (failures === undefined) throw new SigningKeyNotFoundError(keyId);
+    return failures;
   }
 
   /** The (first) key of an owner, or undefined when it has none. */
   async findByOwner(ownerType: KeyOwnerType, ownerId: string): Promise<{ keyId: string; address: `0x${string}` } | undefined> {
-    const row = await this.#db
-      .selectFrom('signing_keys')
-      .select(['id', 'address'])
-      .where('owner_type', '=', ownerType)
-      .where('owner_id', '=', ownerId)
-      .orderBy('created_at')
-      .orderBy('id')
-      .executeTakeFirst();
+    const row = await findKeyOfOwner(this.#db, ownerType, ownerId);
     return row ? { keyId: row.id, address: row.address as `0x${string}` } : undefined;
   }
 
   async #sealedRow(keyId: string): Promise<SealedRow> {
-    const row = await this.#db.selectFrom('signing_keys').select(SEALED_COLUMNS).where('id', '=', keyId).executeTakeFirst();
+    const row = await findSealedKey(this.#db, keyId);
     if (!row) throw new SigningKeyNotFoundError(keyId);
     return row;
   }
@@ -298,13 +263,7 @@ export class KeyVault {
    * most MAX_PIN_FAILURES of them can ever be counted, the rest find no row and get 403.
    */
   async #countAttempt(keyId: string): Promise<SealedRow> {
-    const row = await this.#db
-      .updateTable('signing_keys')
-      .set((eb) => ({ pin_failures: eb('pin_failures', '+', 1) }))
-      .where('id', '=', keyId)
-      .where('pin_failures', '<', MAX_PIN_FAILURES)
-      .returning(SEALED_COLUMNS)
-      .executeTakeFirst();
+    const row = await countPinAttempt(this.#db, keyId, MAX_PIN_FAILURES);
     if (!row) throw new AppError(Errors.PinLocked);
     return { ...row, pin_failures: Number(row.pin_failures) };
   }

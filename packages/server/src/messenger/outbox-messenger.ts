@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors/app-error.ts';
 import { epochSeconds, type Db } from '../store/database.ts';
 import { maskPhone } from './mask-phone.ts';
+import { insertMessage } from './store.ts';
 import type { Messenger, MessengerLog, MessengerMessage } from './types.ts';
 import { Errors } from '../errors/codes.ts';
 
@@ -21,10 +22,7 @@ export class OutboxMessenger implements Messenger {
   async send(message: MessengerMessage): Promise<void> {
     const id = randomUUID();
     try {
-      await this.#db
-        .insertInto('messenger_messages')
-        .values({ id, kind: message.kind, to_name: message.to.name, to_phone: message.to.phone, text: message.text, created_at: epochSeconds() })
-        .execute();
+      await insertMessage(this.#db, { id, kind: message.kind, to_name: message.to.name, to_phone: message.to.phone, text: message.text, created_at: epochSeconds() });
     } catch (error) {
       throw new AppError(Errors.MessengerSendFailed, { detail: `the outbox refused message ${id}`, cause: error });
     }

@@ -3,7 +3,7 @@ import { cardEscrowAbi, cardEscrowBytecode } from '@wallet-service/contracts';
 import type { Store } from '../store/database.ts';
 import type { TransactionOutbox } from '../outbox/outbox.ts';
 import type { Operator } from './operator.ts';
-import { readSetting, writeSettingOnce } from './operator.ts';
+import { readSetting, writeSettingOnce } from './store.ts';
 
 /** The escrow contract of a chain, deployed by the operator the first time it is needed. */
 export async function ensureEscrowContract(deps: { store: Store; outbox: TransactionOutbox; operator: Operator }, chainName: string): Promise<Address> {

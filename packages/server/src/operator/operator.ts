@@ -3,6 +3,7 @@ import type { ChainRegistry } from '../chain/chains.ts';
 import type { KeyVault } from '../custody/key-vault.ts';
 import type { Db } from '../store/database.ts';
 import type { TransactionSigner } from '../outbox/outbox.ts';
+import { deleteSigningKey, findSigningKey, readSetting, writeSettingOnce } from './store.ts';
 
 /** The service's own account: deploys contracts, funds partners, pays for claims. */
 export interface Operator {
@@ -27,15 +28,10 @@ export async function ensureOperator(db: Db, vault: KeyVault): Promise<Operator>
       protection: 'server',
       secretKind: 'private_key',
     });
-    await db
-      .insertInto('service_settings')
-      .values({ key: OPERATOR_KEY_SETTING, value: created.keyId })
-      .onConflict((conflict) => conflict.column('key').doNothing())
-      .execute();
-    keyId = (await readSetting(db, OPERATOR_KEY_SETTING))!;
-    if (keyId !== created.keyId) await db.deleteFrom('signing_keys').where('id', '=', created.keyId).execute();
+    keyId = await writeSettingOnce(db, OPERATOR_KEY_SETTING, created.keyId);
+    if (keyId !== created.keyId) await deleteSigningKey(db, created.keyId);
   }
-  const row = await db.selectFrom('signing_keys').select(['id', 'address']).where('id', '=', keyId).executeTakeFirstOrThrow();
+  const row = await findSigningKey(db, keyId);
   const id = row.id;
   return {
     keyId: id,
@@ -63,18 +59,4 @@ export async function fundOperatorOnManagedChains(chains: ChainRegistry, operato
         });
       }),
   );
-}
-
-export async function readSetting(db: Db, key: string): Promise<string | undefined> {
-  const row = await db.selectFrom('service_settings').select('value').where('key', '=', key).executeTakeFirst();
-  return row?.value;
-}
-
-export async function writeSettingOnce(db: Db, key: string, value: string): Promise<string> {
-  await db
-    .insertInto('service_settings')
-    .values({ key, value })
-    .onConflict((conflict) => conflict.column('key').doNothing())
-    .execute();
-  return (await readSetting(db, key))!;
 }

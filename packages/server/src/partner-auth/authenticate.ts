@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors/app-error.ts';
 import { PARTNER_STATUS } from '../partners/commands.ts';
+import { findPartnerById } from '../partners/store.ts';
 import type { Config } from '../config/config.ts';
 import type { Store } from '../store/database.ts';
 import type { PartnerRow } from '../store/schema.ts';
@@ -35,7 +36,7 @@ export async function partnerFromAuthorization(deps: { config: Readonly<Config>;
   const token = tokenFromAuthorization(header);
   if (!token) throw new AppError(Errors.MissingAuthorization);
   const claims = await verifyPartnerToken({ key: deps.tokenKey, issuer: deps.config.publicUrl }, token);
-  const partner = await deps.store.db.selectFrom('partners').selectAll().where('id', '=', claims.sub).executeTakeFirst();
+  const partner = await findPartnerById(deps.store.db, claims.sub);
   if (!partner) throw new AppError(Errors.InvalidAccessToken, { detail: 'the partner of this token no longer exists' });
   if (Number(partner.token_version) !== claims.ver) throw new AppError(Errors.UnknownAccessToken);
   assertPartnerMayAct(partner);

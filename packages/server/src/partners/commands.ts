@@ -16,6 +16,7 @@ import { normalizePhone } from '../lib/phone.ts';
 import { ensureEscrowContract } from '../operator/escrow.ts';
 import { monthKey } from '../lib/time.ts';
 import { Errors } from '../errors/codes.ts';
+import * as store from './store.ts';
 
 export const PARTNER_STATUS = { approved: 1, pending: 20, banned: 421, suspended: 422, unsubscribed: 423 } as const;
 
@@ -44,7 +45,7 @@ export async function createPartner(deps: { config: Readonly<Config>; store: Sto
   const phone = normalizePhone(input.phone, deps.config.phoneDefaultCountry);
   if (!phone) throw new AppError(Errors.BadRequest, { detail: 'phone is not a valid phone number' });
   const db = deps.store.db;
-  if (await db.selectFrom('partners').select('id').where('email', '=', email).executeTakeFirst()) throw new AppError(Errors.EmailTaken);
+  if (await store.findPartnerByEmail(db, email)) throw new AppError(Errors.EmailTaken);
 
   const id = randomUUID();
   const passwordHash = await hashPassword(input.passwordHash);
@@ -74,7 +75,7 @@ export async function createPartner(deps: { config: Readonly<Config>; store: Sto
       updated_at: now,
     };
     try {
-      await trx.insertInto('partners').values(row).execute();
+      await store.insertPartner(trx, row);
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError(Errors.EmailTaken);
       throw error;
@@ -106,24 +107,16 @@ export async function approvePartner(
   }
   const escrow = await ensureEscrowContract(deps, chain.name);
 
-  let contract = await db.selectFrom('nft_contracts').selectAll().where('partner_id', '=', partner.id).executeTakeFirst();
-  if (!contract) {
-    const deployKey = `deploy-card-contract:${partner.id}`;
-    const inserted = await db
-      .insertInto('nft_contracts')
-      .values({
-        chain: chain.name,
-        address: null,
-        partner_id: partner.id,
-        name: partner.service_name,
-        symbol: symbolOf(partner.service_name),
-        deploy_outbox_id: deployKey,
-        created_at: epochSeconds(),
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    contract = inserted;
-  }
+  const contract =
+    (await store.findPartnerContract(db, partner.id)) ??
+    (await store.insertPartnerContract(db, {
+      chain: chain.name,
+      partnerId: partner.id,
+      name: partner.service_name,
+      symbol: symbolOf(partner.service_name),
+      deployOutboxId: `deploy-card-contract:${partner.id}`,
+      now: epochSeconds(),
+    }));
   const nftId = contract.id;
   const operator = await deps.operator.signer();
   const deployment = await deps.outbox.submit({
@@ -153,18 +146,15 @@ export async function approvePartner(
   }
   if (funding) await deps.outbox.waitForFinal(funding.id);
   const contractAddress = mined.contractAddress;
-  await db.updateTable('nft_contracts').set({ address: contractAddress }).where('id', '=', nftId).execute();
-  await db
-    .updateTable('partners')
-    .set({
-      status: PARTNER_STATUS.approved,
-      contract_address: contractAddress,
-      nft_id: nftId,
-      ...(input.mintLimit !== undefined ? { mint_limit: input.mintLimit } : {}),
-      updated_at: epochSeconds(),
-    })
-    .where('id', '=', partner.id)
-    .execute();
+  await store.setContractAddress(db, nftId, contractAddress);
+  await store.markPartnerApproved(db, {
+    id: partner.id,
+    status: PARTNER_STATUS.approved,
+    contractAddress,
+    nftId,
+    ...(input.mintLimit !== undefined ? { mintLimit: input.mintLimit } : {}),
+    now: epochSeconds(),
+  });
   return { partner: await findPartnerByEmail(deps, partner.email), contractAddress, nftId };
 }
 
@@ -176,11 +166,7 @@ export async function unlockPartnerPin(deps: { store: Store; vault: KeyVault }, 
 }
 
 export async function findPartnerByEmail(deps: { store: Store }, email: string): Promise<PartnerRow> {
-  const partner = await deps.store.db
-    .selectFrom('partners')
-    .selectAll()
-    .where('email', '=', email.trim().toLowerCase())
-    .executeTakeFirst();
+  const partner = await store.findPartnerByEmail(deps.store.db, email.trim().toLowerCase());
   if (!partner) throw new AppError(Errors.UserNotFound);
   return partner;
 }

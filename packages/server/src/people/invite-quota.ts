@@ -1,23 +1,11 @@
-import { sql } from 'kysely';
 import type { Config } from '../config/config.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { Db } from '../store/database.ts';
 import { dayKey, monthKey } from '../lib/time.ts';
 import { Errors } from '../errors/codes.ts';
+import { addToInviteCounter, ensureInviteCounters, subtractFromInviteCounter, type CounterUse, type InviteCounter } from './store.ts';
 
-/** One row of `invite_counts`. */
-export interface InviteCounter {
-  kind: 'sender_day' | 'receiver_day' | 'receiver_month';
-  /** Partner id (sender_day) or E.164 phone (receiver_*). */
-  subject: string;
-  /** YYYY-MM-DD or YYYY-MM in the configured time zone. */
-  period: string;
-}
-
-/** A number of uses of one counter, taken or to be given back. */
-interface CounterUse extends InviteCounter {
-  count: number;
-}
+export type { InviteCounter } from './store.ts';
 
 type LimitCode = 4112 | 4114 | 4115;
 
@@ -69,24 +57,10 @@ export function planInviteQuota(
  * refuses, what this call took is given back before the AppError is thrown.
  */
 export async function takeInviteQuota(db: Db, plan: InviteQuotaPlan): Promise<void> {
-  for (const chunk of chunks(plan.uses, 200)) {
-    await db
-      .insertInto('invite_counts')
-      .values(chunk.map(({ use }) => ({ kind: use.kind, subject: use.subject, period: use.period, count: 0 })))
-      .onConflict((conflict) => conflict.columns(['kind', 'subject', 'period']).doNothing())
-      .execute();
-  }
+  await ensureInviteCounters(db, plan.uses.map(({ use }) => use));
   const taken: CounterUse[] = [];
   for (const { use, limit, code } of plan.uses) {
-    const result = await db
-      .updateTable('invite_counts')
-      .set((eb) => ({ count: eb('count', '+', use.count) }))
-      .where('kind', '=', use.kind)
-      .where('subject', '=', use.subject)
-      .where('period', '=', use.period)
-      .where((eb) => eb(eb('count', '+', use.count), '<=', limit))
-      .executeTakeFirst();
-    if (result.numUpdatedRows !== 1n) {
+    if (!(await addToInviteCounter(db, use, limit))) {
       await giveBackCounts(db, taken);
       throw new AppError(code, { detail: limitDetail(use, limit) });
     }
@@ -107,15 +81,7 @@ export async function giveBackInviteQuota(db: Db, counters: readonly InviteCount
 }
 
 async function giveBackCounts(db: Db, uses: readonly CounterUse[]): Promise<void> {
-  for (const use of uses) {
-    await db
-      .updateTable('invite_counts')
-      .set({ count: sql<number>`case when ${sql.ref('count')} >= ${use.count} then ${sql.ref('count')} - ${use.count} else 0 end` })
-      .where('kind', '=', use.kind)
-      .where('subject', '=', use.subject)
-      .where('period', '=', use.period)
-      .execute();
-  }
+  for (const use of uses) await subtractFromInviteCounter(db, use);
 }
 
 function counterOf(use: InviteCounter): InviteCounter {
@@ -131,10 +97,4 @@ function limitDetail(use: CounterUse, limit: number): string {
     case 'receiver_month':
       return `${use.subject} may receive at most ${limit} invites a month`;
   }
-}
-
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const result: T[][] = [];
-  for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size));
-  return result;
 }

@@ -4,6 +4,7 @@ import type { Config } from '../config/config.ts';
 import type { Messenger } from '../messenger/index.ts';
 import type { Store } from '../store/database.ts';
 import { epochSeconds, type Db } from '../store/database.ts';
+import { deleteInvite, findUnsentInviteBefore, insertNewInvites, markInviteSent, renewUnsentInvite, setInviteCharges, setInviteWallet } from './store.ts';
 import { giveBackInviteQuota, planInviteQuota, takeInviteQuota, type InviteCounter } from './invite-quota.ts';
 import { personKey, type Person } from './person.ts';
 import { Errors } from '../errors/codes.ts';
@@ -68,12 +69,7 @@ export class InviteBatch {
         sent_at: null,
         quota_charges: null,
       }));
-      const inserted = await deps.store.db
-        .insertInto('person_invites')
-        .values(rows)
-        .onConflict((conflict) => conflict.columns(['partner_id', 'phone', 'name']).doNothing())
-        .returning(['id', 'phone', 'name'])
-        .execute();
+      const inserted = await insertNewInvites(deps.store.db, rows);
       for (const row of inserted) {
         const person = { name: row.name, phone: row.phone };
         invites.set(personKey(person), { id: row.id, person, charges: [] });
@@ -112,7 +108,7 @@ export class InviteBatch {
     try {
       await this.#deps.store.db.transaction().execute(async (trx) => {
         for (const [index, invite] of invites.entries()) {
-          await trx.updateTable('person_invites').set({ quota_charges: JSON.stringify(plan.charges[index]) }).where('id', '=', invite.id).execute();
+          await setInviteCharges(trx, invite.id, plan.charges[index]!);
         }
         await takeInviteQuota(trx, plan);
       });
@@ -130,7 +126,7 @@ export class InviteBatch {
     for (const [key, invite] of this.#invites) {
       const walletId = walletIds.get(key);
       if (!walletId) continue;
-      await this.#deps.store.db.updateTable('person_invites').set({ reserved_wallet_id: walletId }).where('id', '=', invite.id).execute();
+      await setInviteWallet(this.#deps.store.db, invite.id, walletId);
     }
   }
 
@@ -147,13 +143,7 @@ export class InviteBatch {
       await Promise.all(
         invites.slice(start, start + SEND_CONCURRENCY).map(async (invite) => {
           const sentAt = epochSeconds();
-          const marked = await this.#deps.store.db
-            .updateTable('person_invites')
-            .set({ sent_at: sentAt })
-            .where('id', '=', invite.id)
-            .where('sent_at', 'is', null)
-            .executeTakeFirst();
-          if (marked.numUpdatedRows !== 1n) return;
+          if (!(await markInviteSent(this.#deps.store.db, invite.id, sentAt))) return;
           try {
             await this.#deps.messenger.send({ to: invite.person, kind: 'invite', text: textOf(invite.person) });
           } catch (error) {
@@ -186,12 +176,7 @@ export class InviteBatch {
   /** Deletes an invite row still in the state `sentAt` (null: unsent) and gives its quota back, together. */
   async #remove(invite: ClaimedInvite, sentAt: number | null): Promise<void> {
     await this.#deps.store.db.transaction().execute(async (trx) => {
-      const deleted = await trx
-        .deleteFrom('person_invites')
-        .where('id', '=', invite.id)
-        .where('sent_at', sentAt === null ? 'is' : '=', sentAt)
-        .executeTakeFirst();
-      if (deleted.numDeletedRows === 1n) await giveBackInviteQuota(trx, invite.charges);
+      if (await deleteInvite(trx, invite.id, sentAt)) await giveBackInviteQuota(trx, invite.charges);
     });
   }
 }
@@ -204,25 +189,11 @@ export class InviteBatch {
  */
 async function takeOverAbandoned(db: Db, partnerId: string, person: Person, now: number): Promise<string | undefined> {
   return db.transaction().execute(async (trx) => {
-    const abandoned = await trx
-      .selectFrom('person_invites')
-      .select(['id', 'quota_charges'])
-      .where('partner_id', '=', partnerId)
-      .where('phone', '=', person.phone)
-      .where('name', '=', person.name)
-      .where('sent_at', 'is', null)
-      .where('created_at', '<', now - ABANDONED_CLAIM_SECONDS)
-      .executeTakeFirst();
+    const abandoned = await findUnsentInviteBefore(trx, { partnerId, person, before: now - ABANDONED_CLAIM_SECONDS });
     if (!abandoned) return undefined;
     // Guarded by the old id: of two calls taking it over at once, one finds it gone.
     const id = randomUUID();
-    const taken = await trx
-      .updateTable('person_invites')
-      .set({ id, created_at: now, quota_charges: null })
-      .where('id', '=', abandoned.id)
-      .where('sent_at', 'is', null)
-      .executeTakeFirst();
-    if (taken.numUpdatedRows !== 1n) return undefined;
+    if (!(await renewUnsentInvite(trx, abandoned.id, id, now))) return undefined;
     if (abandoned.quota_charges) await giveBackInviteQuota(trx, JSON.parse(abandoned.quota_charges) as InviteCounter[]);
     return id;
   });

@@ -1,5 +1,6 @@
 import type { Db } from '../store/database.ts';
 import { normalizePersonName, personKey, type Person } from './person.ts';
+import { findUsersByPhones } from './store.ts';
 
 export interface Member {
   id: string;
@@ -14,18 +15,9 @@ export async function findMembers(db: Db, people: readonly Person[]): Promise<Ma
   const wanted = new Set(people.map(personKey));
   const phones = [...new Set(people.map((person) => person.phone))];
   const members = new Map<string, Member>();
-  for (let start = 0; start < phones.length; start += 500) {
-    const rows = await db
-      .selectFrom('users')
-      .select(['id', 'name', 'phone', 'main_address'])
-      .where('phone', 'in', phones.slice(start, start + 500))
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
-    for (const row of rows) {
-      const key = personKey({ name: normalizePersonName(row.name), phone: row.phone });
-      if (wanted.has(key) && !members.has(key)) members.set(key, { id: row.id, main_address: row.main_address });
-    }
+  for (const row of await findUsersByPhones(db, phones)) {
+    const key = personKey({ name: normalizePersonName(row.name), phone: row.phone });
+    if (wanted.has(key) && !members.has(key)) members.set(key, { id: row.id, main_address: row.main_address });
   }
   return members;
 }

@@ -4,17 +4,9 @@ import type { KeyVault } from '../custody/key-vault.ts';
 import { epochSeconds, isUniqueViolation, type Db, type DbTransaction } from '../store/database.ts';
 import type { ReservedWalletRow } from '../store/schema.ts';
 import type { Person } from './person.ts';
+import { findReservedWallet, insertReservedWallet } from './store.ts';
 
-/** The unclaimed wallet kept for a person, if any (name as normalizePersonName gives it, phone E.164). */
-export async function findReservedWallet(db: Db | DbTransaction, person: Person): Promise<ReservedWalletRow | undefined> {
-  return db
-    .selectFrom('reserved_wallets')
-    .selectAll()
-    .where('phone', '=', person.phone)
-    .where('name', '=', person.name)
-    .where('claimed_user_id', 'is', null)
-    .executeTakeFirst();
-}
+export { findReservedWallet, markReservedWalletClaimed } from './store.ts';
 
 /**
  * The wallet kept for a person who is not a member: the unclaimed one of that name and phone, or a
@@ -44,7 +36,7 @@ export async function reserveWallet(deps: { store: Store; vault: KeyVault }, per
         claimed_user_id: null,
         claimed_at: null,
       };
-      await trx.insertInto('reserved_wallets').values(row).execute();
+      await insertReservedWallet(trx, row);
       return row;
     });
   } catch (error) {
@@ -53,18 +45,4 @@ export async function reserveWallet(deps: { store: Store; vault: KeyVault }, per
     if (!winner) throw error;
     return winner;
   }
-}
-
-/**
- * Records that a member now owns a reserved wallet, guarded so only one sign-up can: false when the
- * wallet was claimed meanwhile.
- */
-export async function markReservedWalletClaimed(trx: Db | DbTransaction, walletId: string, userId: string, now = epochSeconds()): Promise<boolean> {
-  const result = await trx
-    .updateTable('reserved_wallets')
-    .set({ claimed_user_id: userId, claimed_at: now })
-    .where('id', '=', walletId)
-    .where('claimed_user_id', 'is', null)
-    .executeTakeFirst();
-  return result.numUpdatedRows === 1n;
 }

@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
 import type { Config } from '../config/config.ts';
 import { verifyPassword } from '../custody/passwords.ts';
 import { AppError } from '../errors/app-error.ts';
 import { KeyedQueue } from '../lib/keyed-queue.ts';
+import { blockedUntilOf, clearFailures, countFailure, extendBlock } from './store.ts';
 import type { Db } from '../store/database.ts';
 import { Errors } from '../errors/codes.ts';
 
@@ -84,12 +84,7 @@ export class SignInThrottle {
   /** Throws AppError 4008 (with `retryAfterSeconds`) while any scope of the subject is waiting. */
   async #assertAllowed(subject: ThrottleSubject, nowMs: number = Date.now()): Promise<void> {
     const scopes = scopesOf(subject);
-    const rows = await this.#db
-      .selectFrom('sign_in_failures')
-      .select('blocked_until_ms')
-      .where('scope', 'in', scopes)
-      .execute();
-    const blockedUntil = Math.max(0, ...rows.map((row) => Number(row.blocked_until_ms)));
+    const blockedUntil = Math.max(0, ...(await blockedUntilOf(this.#db, scopes)));
     if (blockedUntil > nowMs) throw new ThrottledError(Math.ceil((blockedUntil - nowMs) / 1000));
   }
 
@@ -101,37 +96,18 @@ export class SignInThrottle {
 
   /** A right password: the account's count starts again (the address's does not, or one good account would hide guessing at others). */
   async #recordSuccess(accountId: string): Promise<void> {
-    await this.#db.deleteFrom('sign_in_failures').where('scope', '=', accountScope(accountId)).execute();
+    await clearFailures(this.#db, accountScope(accountId));
   }
 
-  /**
-   * One atomic upsert per scope, so concurrent failures in any number of processes are all counted;
-   * the wait only ever grows (the later of the stored and the new end wins).
-   */
+  /** Counts a failure of one scope and, past its free failures, makes its wait longer. */
   async #count(scope: string, freeFailures: number, nowMs: number): Promise<void> {
     const windowStart = nowMs - this.#settings.windowMs;
-    const row = await this.#db
-      .insertInto('sign_in_failures')
-      .values({ scope, failures: 1, last_failure_ms: nowMs, blocked_until_ms: 0 })
-      .onConflict((conflict) =>
-        conflict.column('scope').doUpdateSet({
-          failures: sql<number>`case when sign_in_failures.last_failure_ms < ${windowStart} then 1 else sign_in_failures.failures + 1 end`,
-          blocked_until_ms: sql<number>`case when sign_in_failures.last_failure_ms < ${windowStart} then 0 else sign_in_failures.blocked_until_ms end`,
-          last_failure_ms: nowMs,
-        }),
-      )
-      .returning(['failures'])
-      .executeTakeFirstOrThrow();
-    const failures = Number(row.failures);
+    const failures = await countFailure(this.#db, scope, nowMs, windowStart);
     if (failures < freeFailures) return;
     const exponent = Math.min(failures - freeFailures, 30);
     const delay = Math.min(this.#settings.maxDelayMs, this.#settings.baseDelayMs * 2 ** exponent);
     const until = nowMs + delay;
-    await this.#db
-      .updateTable('sign_in_failures')
-      .set({ blocked_until_ms: sql<number>`case when blocked_until_ms < ${until} then ${until} else blocked_until_ms end` })
-      .where('scope', '=', scope)
-      .execute();
+    await extendBlock(this.#db, scope, until);
   }
 }
 

@@ -4,12 +4,13 @@ import type { Store } from '../store/database.ts';
 import type { KeyVault } from '../custody/key-vault.ts';
 import { AppError } from '../errors/app-error.ts';
 import { hashPassword } from '../custody/passwords.ts';
-import { epochSeconds, isUniqueViolation, type Db, type DbTransaction } from '../store/database.ts';
+import { epochSeconds, isUniqueViolation } from '../store/database.ts';
 import type { UserRow } from '../store/schema.ts';
 import { normalizePhone } from '../lib/phone.ts';
 import { normalizePersonName } from '../people/person.ts';
 import { findReservedWallet, markReservedWalletClaimed } from '../people/reserved-wallets.ts';
 import { Errors } from '../errors/codes.ts';
+import { findUserByEmail, insertUser, memberExists } from './store.ts';
 
 export const USER_STATUS = { active: 1, banned: 421, suspended: 422, unsubscribed: 423 } as const;
 const MINIMUM_AGE = 19;
@@ -47,7 +48,7 @@ export async function createUser(deps: { config: Readonly<Config>; store: Store;
   if (age < MINIMUM_AGE) throw new AppError(Errors.UnderAge);
 
   const db = deps.store.db;
-  if (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()) throw new AppError(Errors.EmailTaken);
+  if (await findUserByEmail(db, email)) throw new AppError(Errors.EmailTaken);
   if (await memberExists(db, name, phone)) throw new AppError(Errors.AccountExists);
   const id = randomUUID();
   const passwordHash = await hashPassword(input.passwordHash);
@@ -82,7 +83,7 @@ export async function createUser(deps: { config: Readonly<Config>; store: Store;
       updated_at: createdAt,
     };
     try {
-      await trx.insertInto('users').values(row).execute();
+      await insertUser(trx, row);
     } catch (error) {
       // The same person signed up at the same time in another process (users_person), else the e-mail.
       if (isUniqueViolation(error)) throw new AppError(/users_person|users\.phone, users\.name/.test(String((error as Error).message)) ? Errors.AccountExists : Errors.EmailTaken);
@@ -92,14 +93,10 @@ export async function createUser(deps: { config: Readonly<Config>; store: Store;
   });
 }
 
-async function memberExists(db: Db | DbTransaction, name: string, phone: string): Promise<boolean> {
-  return Boolean(await db.selectFrom('users').select('id').where('phone', '=', phone).where('name', '=', name).executeTakeFirst());
-}
-
 /** Whole years between a YYYY-MM-DD birth date and now; undefined for an impossible date. */
 /** Operator unlock after five wrong PINs: the member may approve requests again (406 for an unknown e-mail). */
 export async function unlockMemberPin(deps: { store: Store; vault: KeyVault }, email: string): Promise<UserRow> {
-  const member = await deps.store.db.selectFrom('users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+  const member = await findUserByEmail(deps.store.db, email.trim().toLowerCase());
   if (!member) throw new AppError(Errors.UserNotFound);
   await deps.vault.resetPinFailures(member.key_id);
   return member;

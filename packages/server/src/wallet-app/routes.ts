@@ -4,7 +4,7 @@ import type { Address } from 'viem';
 import { approveRequest, cancelRequestAsMember, openRequest, viewRequest, type RequestChangeListener } from '../a2a/approval.ts';
 import { describeRequest } from './request-view.ts';
 import { ApproveBody, RequestKeyParams, SignInBody } from './schema.ts';
-import { authenticate, signIn, signOut, summarize, type Session } from '../member-session/sessions.ts';
+import { authenticate, signIn, signOut, summarize, type Session } from '../member-session/commands.ts';
 import { clientAddressKey } from '../sign-in-guard/client-address.ts';
 import { withRetryAfter } from '../sign-in-guard/retry-after.ts';
 

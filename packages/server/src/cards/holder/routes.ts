@@ -6,7 +6,7 @@ import { canReadSecureFile } from '../../uploads/access.ts';
 import { findUploadedFile } from '../../uploads/commands.ts';
 import { StoredFileParams } from '../../uploads/schema.ts';
 import { sendStoredFile, STORED_NAME } from '../../uploads/serve.ts';
-import { authenticate } from '../../member-session/sessions.ts';
+import { authenticate } from '../../member-session/commands.ts';
 import { cardUri } from '../card-uri.ts';
 import { CardPath } from '../ids.ts';
 import { catchUpWithChain } from '../index-freshness.ts';

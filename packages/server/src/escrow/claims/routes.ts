@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { authenticate } from '../../member-session/sessions.ts';
+import { authenticate } from '../../member-session/commands.ts';
 import { claimCard, viewClaim } from './commands.ts';
 import { ClaimParams, ClaimSecretBody } from '../schema.ts';
 

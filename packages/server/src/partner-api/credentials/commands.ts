@@ -6,6 +6,7 @@ import type { KeyVault } from '../../custody/key-vault.ts';
 import { epochSeconds } from '../../store/database.ts';
 import type { PartnerRow } from '../../store/schema.ts';
 import { Errors } from '../../errors/codes.ts';
+import { findPartnerPassword, replacePartnerPassword } from '../../partners/store.ts';
 
 /**
  * A2: replaces the password and bumps token_version, which ends every token issued before (4044),
@@ -20,16 +21,11 @@ export async function changePartnerPassword(
 ): Promise<void> {
   if (input.oldPassword.toLowerCase() === input.newPassword.toLowerCase()) throw new AppError(Errors.SameAsBefore);
   const current = await deps.signInThrottle.checkPassword(input.address, input.oldPassword, () =>
-    deps.store.db.selectFrom('partners').select(['id', 'password_hash', 'token_version']).where('id', '=', partner.id).executeTakeFirst(),
+    findPartnerPassword(deps.store.db, partner.id),
   );
   const newHash = await hashPassword(input.newPassword);
-  const result = await deps.store.db
-    .updateTable('partners')
-    .set((eb) => ({ password_hash: newHash, token_version: eb('token_version', '+', 1), updated_at: epochSeconds() }))
-    .where('id', '=', partner.id)
-    .where('password_hash', '=', current.password_hash)
-    .executeTakeFirst();
-  if (result.numUpdatedRows !== 1n) throw new AppError(Errors.WrongPassword, { detail: 'the password was changed at the same time' });
+  const replaced = await replacePartnerPassword(deps.store.db, { id: partner.id, oldHash: current.password_hash, newHash, now: epochSeconds() });
+  if (!replaced) throw new AppError(Errors.WrongPassword, { detail: 'the password was changed at the same time' });
 }
 
 /**

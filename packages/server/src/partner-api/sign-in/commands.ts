@@ -1,4 +1,5 @@
 import { AppError } from '../../errors/app-error.ts';
+import { findPartnerByEmail } from '../../partners/store.ts';
 import type { Config } from '../../config/config.ts';
 import type { Store } from '../../store/database.ts';
 import type { SignInThrottle } from '../../sign-in-guard/throttle.ts';
@@ -24,7 +25,7 @@ export interface SignInInput {
  */
 export async function signIn(deps: { config: Readonly<Config>; store: Store; signInThrottle: SignInThrottle; tokenKey: Uint8Array }, input: SignInInput): Promise<PartnerAccount> {
   const partner = await deps.signInThrottle.checkPassword(input.address, input.password, () =>
-    deps.store.db.selectFrom('partners').selectAll().where('email', '=', input.email.trim().toLowerCase()).executeTakeFirst(),
+    findPartnerByEmail(deps.store.db, input.email.trim().toLowerCase()),
   );
   assertPartnerMayAct(partner);
   const accessToken = await issuePartnerToken(

@@ -6,6 +6,8 @@ import type { SignInThrottle } from '../sign-in-guard/throttle.ts';
 import { epochSeconds } from '../store/database.ts';
 import type { UserRow } from '../store/schema.ts';
 import { USER_STATUS } from '../users/commands.ts';
+import { findUserByEmail } from '../users/store.ts';
+import { findSessionByTokenHash, insertSession, revokeSession } from './store.ts';
 import { Errors, type ErrorCode } from '../errors/codes.ts';
 
 /**
@@ -46,16 +48,13 @@ const REFUSED_STATUS: Record<number, ErrorCode> = {
 export async function signIn(deps: { config: Readonly<Config>; store: Store; signInThrottle: SignInThrottle }, input: { email: string; password: string; address: string }): Promise<SignedIn> {
   if (!SHA256_HEX.test(input.password)) throw new AppError(Errors.BadRequest, { detail: 'password must be the SHA-256 hex of the password' });
   const member = await deps.signInThrottle.checkPassword(input.address, input.password, () =>
-    deps.store.db.selectFrom('users').selectAll().where('email', '=', input.email.trim().toLowerCase()).executeTakeFirst(),
+    findUserByEmail(deps.store.db, input.email.trim().toLowerCase()),
   );
   if (member.status !== USER_STATUS.active) throw new AppError(REFUSED_STATUS[member.status] ?? Errors.AccountStatusUndefined);
   const token = randomBytes(32).toString('base64url');
   const now = epochSeconds();
   const expiresAt = now + deps.config.walletApp.sessionLifetimeSeconds;
-  await deps.store.db
-    .insertInto('wallet_sessions')
-    .values({ id: randomUUID(), token_hash: tokenHash(token), user_id: member.id, created_at: now, expires_at: expiresAt, revoked_at: null })
-    .execute();
+  await insertSession(deps.store.db, { id: randomUUID(), token_hash: tokenHash(token), user_id: member.id, created_at: now, expires_at: expiresAt });
   return { session_token: token, expires_at: expiresAt, member: summarize(member) };
 }
 
@@ -63,25 +62,14 @@ export async function signIn(deps: { config: Readonly<Config>; store: Store; sig
 export async function authenticate(deps: { store: Store }, authorization: string | undefined): Promise<Session> {
   const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
   if (!token) throw new AppError(Errors.MissingAuthorization);
-  const row = await deps.store.db
-    .selectFrom('wallet_sessions as s')
-    .innerJoin('users as u', 'u.id', 's.user_id')
-    .selectAll('u')
-    .select(['s.id as session_id', 's.expires_at', 's.revoked_at'])
-    .where('s.token_hash', '=', tokenHash(token))
-    .executeTakeFirst();
+  const row = await findSessionByTokenHash(deps.store.db, tokenHash(token));
   if (!row || row.revoked_at !== null || Number(row.expires_at) <= epochSeconds()) throw new AppError(Errors.InvalidSession);
   const { session_id: sessionId, expires_at: _expiresAt, revoked_at: _revokedAt, ...member } = row;
   return { sessionId, member };
 }
 
 export async function signOut(deps: { store: Store }, sessionId: string): Promise<void> {
-  await deps.store.db
-    .updateTable('wallet_sessions')
-    .set({ revoked_at: epochSeconds() })
-    .where('id', '=', sessionId)
-    .where('revoked_at', 'is', null)
-    .execute();
+  await revokeSession(deps.store.db, sessionId, epochSeconds());
 }
 
 export function summarize(member: UserRow): MemberSummary {

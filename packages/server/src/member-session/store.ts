@@ -1,0 +1,24 @@
+import type { Db } from '../store/database.ts';
+import type { UserRow } from '../store/schema.ts';
+
+export async function insertSession(db: Db, row: { id: string; token_hash: string; user_id: string; created_at: number; expires_at: number }): Promise<void> {
+  await db.insertInto('wallet_sessions').values({ ...row, revoked_at: null }).execute();
+}
+
+/** The session of a token hash with its member, whatever its state. */
+export async function findSessionByTokenHash(
+  db: Db,
+  tokenHash: string,
+): Promise<(UserRow & { session_id: string; expires_at: number | string; revoked_at: number | string | null }) | undefined> {
+  return db
+    .selectFrom('wallet_sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .selectAll('u')
+    .select(['s.id as session_id', 's.expires_at', 's.revoked_at'])
+    .where('s.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+export async function revokeSession(db: Db, sessionId: string, now: number): Promise<void> {
+  await db.updateTable('wallet_sessions').set({ revoked_at: now }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
+}
