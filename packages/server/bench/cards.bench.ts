@@ -18,7 +18,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeCardCursor } from '../src/card-index/page-cursor.ts';
-import { listCardsByOwner, type ListCardsByOwnerInput } from '../src/card-index/queries.ts';
+import { listCardsByOwner, type ListCardsByOwnerInput } from '../src/card-index/store.ts';
 import { openStore, type Store } from '../src/store/database.ts';
 import { createTestSchema } from '../src/testing/test-store.ts';
 import { fillCardIndex, timeInterleaved, type Latency } from './bench-support.ts';

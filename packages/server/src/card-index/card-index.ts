@@ -12,7 +12,7 @@ import {
   type IndexedCard,
   type ListCardsByOwnerInput,
   type ListContractsHeldByInput,
-} from './queries.ts';
+} from './store.ts';
 
 export interface CardIndexOptions {
   db: Db;

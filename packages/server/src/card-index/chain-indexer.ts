@@ -2,7 +2,16 @@ import { EventEmitter } from 'node:events';
 import { PollingLoop } from '../lib/polling-loop.ts';
 import type { ChainContext } from '../chain/chains.ts';
 import type { Db } from '../store/database.ts';
-import { applyTransferRange, rewindCardIndex } from './index-writes.ts';
+import {
+  applyTransferRange,
+  insertIndexCursors,
+  keptBlocksBelow,
+  loadIndexCursors,
+  lowestIndexedBlock,
+  rewindCardIndex,
+  unfollowedContracts,
+  type IndexCursor,
+} from './store.ts';
 import { blockHashAt, fetchTransferRange } from './transfer-logs.ts';
 
 export interface CardIndexLog {
@@ -96,12 +105,8 @@ export class ChainCardIndexer {
    */
   async indexedBlock(): Promise<number> {
     await this.adoptDeployedContracts();
-    const row = await this.options.db
-      .selectFrom('card_index_cursors')
-      .select((eb) => [eb.fn.min('last_block').as('lowest'), eb.fn.countAll().as('contracts')])
-      .where('chain', '=', this.name)
-      .executeTakeFirst();
-    return row && Number(row.contracts) > 0 ? Number(row.lowest) : Number.POSITIVE_INFINITY;
+    const { lowest, contracts } = await lowestIndexedBlock(this.options.db, this.name);
+    return contracts > 0 ? lowest : Number.POSITIVE_INFINITY;
   }
 
   /** Resolves at the next applied range or rewind, or after `timeoutMs`. */
@@ -119,11 +124,7 @@ export class ChainCardIndexer {
 
   /** Starts following `contract` from `fromBlock` (no-op when it is followed already). */
   async follow(contract: string, fromBlock: number): Promise<void> {
-    await this.options.db
-      .insertInto('card_index_cursors')
-      .values({ chain: this.name, contract: contract.toLowerCase(), last_block: fromBlock - 1, last_block_hash: null, updated_ms: Date.now() })
-      .onConflict((conflict) => conflict.columns(['chain', 'contract']).doNothing())
-      .execute();
+    await insertIndexCursors(this.options.db, this.name, [{ contract, lastBlock: fromBlock - 1 }], Date.now());
     this.kick();
   }
 
@@ -225,14 +226,7 @@ export class ChainCardIndexer {
     const { db, chain } = this.options;
     let below = head + 1;
     for (;;) {
-      const stored = await db
-        .selectFrom('card_index_blocks')
-        .select(['block_number', 'block_hash'])
-        .where('chain', '=', this.name)
-        .where('block_number', '<', below)
-        .orderBy('block_number', 'desc')
-        .limit(FORK_SEARCH_STEP)
-        .execute();
+      const stored = await keptBlocksBelow(db, this.name, below, FORK_SEARCH_STEP);
       if (stored.length === 0) return { block: -1, hash: null };
       const hashes = await Promise.all(stored.map((row) => blockHashAt(chain.client, Number(row.block_number))));
       const index = stored.findIndex((row, position) => hashes[position] === row.block_hash);
@@ -244,53 +238,19 @@ export class ChainCardIndexer {
   /** Every deployed card contract of this chain gets a cursor, starting at its deployment block. */
   private async adoptDeployedContracts(): Promise<void> {
     const { db } = this.options;
-    const fresh = await db
-      .selectFrom('nft_contracts as c')
-      .leftJoin('outbox_transactions as o', 'o.idempotency_key', 'c.deploy_outbox_id')
-      .select(['c.address as address', 'o.block_number as deployBlock'])
-      .where('c.chain', '=', this.name)
-      .where('c.address', 'is not', null)
-      .where((eb) =>
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('card_index_cursors as k')
-              .select('k.contract')
-              .whereRef('k.chain', '=', 'c.chain')
-              .whereRef('k.contract', '=', 'c.address'),
-          ),
-        ),
-      )
-      .execute();
-    if (fresh.length === 0) return;
-    await db
-      .insertInto('card_index_cursors')
-      .values(
-        fresh.map((row) => ({
-          chain: this.name,
-          contract: row.address!.toLowerCase(),
-          // Before the deployment there is nothing to read; an unknown block starts at genesis.
-          last_block: row.deployBlock === null ? -1 : Number(row.deployBlock) - 1,
-          last_block_hash: null,
-          updated_ms: Date.now(),
-        })),
-      )
-      .onConflict((conflict) => conflict.columns(['chain', 'contract']).doNothing())
-      .execute();
+    const fresh = await unfollowedContracts(db, this.name);
+    await insertIndexCursors(
+      db,
+      this.name,
+      // Before the deployment there is nothing to read; an unknown block starts at genesis.
+      fresh.map((row) => ({ contract: row.address, lastBlock: row.deployBlock === null ? -1 : row.deployBlock - 1 })),
+      Date.now(),
+    );
   }
 
   private async loadCursors(): Promise<Cursor[]> {
-    const rows = await this.options.db
-      .selectFrom('card_index_cursors')
-      .select(['contract', 'last_block', 'last_block_hash'])
-      .where('chain', '=', this.name)
-      .execute();
-    return rows.map((row) => ({ contract: row.contract, lastBlock: Number(row.last_block), lastBlockHash: row.last_block_hash }));
+    return loadIndexCursors(this.options.db, this.name);
   }
 }
 
-interface Cursor {
-  contract: string;
-  lastBlock: number;
-  lastBlockHash: string | null;
-}
+type Cursor = IndexCursor;

@@ -8,5 +8,5 @@ export {
   type IndexedCard,
   type ListCardsByOwnerInput,
   type ListContractsHeldByInput,
-} from './queries.ts';
+} from './store.ts';
 export { InvalidCardCursorError, encodeCardCursor, decodeCardCursor, type CardPosition } from './page-cursor.ts';

@@ -3,9 +3,9 @@ import { after, before, describe, test } from 'node:test';
 import { zeroAddress } from 'viem';
 import type { Db } from '../store/database.ts';
 import { availableTestStoreKinds, openTestStore, type TestStore } from '../testing/test-store.ts';
-import { applyTransferRange, rewindCardIndex } from './index-writes.ts';
+import { applyTransferRange, rewindCardIndex } from './store.ts';
 import { decodeCardCursor, encodeCardCursor, encodeContractCursor, InvalidCardCursorError } from './page-cursor.ts';
-import { getIndexedCard, listCardsByOwner, listContractsHeldBy } from './queries.ts';
+import { getIndexedCard, listCardsByOwner, listContractsHeldBy } from './store.ts';
 import type { CardTransfer } from './transfer-logs.ts';
 
 const CHAIN = 'main';
