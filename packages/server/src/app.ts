@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Services } from './services.ts';
 import { AppError, isAppError, isRefusedRequest, refusedRequestBody } from './errors/app-error.ts';
 import { healthRoutes } from './health/routes.ts';
-import { a2aRoutes } from './a2a/routes.ts';
+import { a2aRoutes } from './a2a/family.ts';
 import { A2aRuntime } from './a2a/runtime.ts';
 import { walletAppRoutes } from './wallet-app/routes.ts';
 import { walletAppStaticRoutes } from './wallet-app/static-app.ts';
