@@ -1,27 +1,21 @@
 import cors from '@fastify/cors';
-import type { FastifyPluginAsync } from 'fastify';
-import { isAppError, isRefusedRequest, refusedRequestBody } from '../errors/app-error.ts';
-import { IndexedCardOwnershipReader } from './cards/indexed-ownership.ts';
-import { ChainCardOwnershipReader, type CardOwnershipReader } from './cards/ownership.ts';
-import { cardsRoute } from './cards/routes.ts';
-import { linksRoutes } from './links/routes.ts';
-import { prepareRoute } from './prepare/routes.ts';
-import { prepareErrorBody, RequestKeyError } from './requests/errors.ts';
-import { resultRoute } from './requests/routes.ts';
+import type { FastifyInstance } from 'fastify';
+import { isAppError, isRefusedRequest, refusedRequestBody, type AppError } from '../errors/app-error.ts';
+import { errorCodes, Errors } from '../errors/codes.ts';
+import { RequestKeyError } from './requests/errors.ts';
 import type { A2aRuntime } from './runtime.ts';
 
-export interface A2aRoutesOptions {
-  runtime: A2aRuntime;
-  /** Where B4 reads card ownership; the chain by default. */
-  cardReader?: CardOwnershipReader;
-}
-
 /**
- * Family B under /v2/a2a: prepare, result (with long-poll), links and QR codes, and the card query.
+ * The conventions of family B (under /v2/a2a: prepare, result with long-poll, links and QR codes,
+ * and the card query), applied to the context that holds its routes. A plain function rather than
+ * a plugin, so that it changes that context itself: app.ts calls it, then registers each resource's
+ * routes in the same context.
+ *
  * CORS is open here (browser BApps call it directly) and only here. Errors: the bare `{ code, err }`,
  * with `error: { code, message, err }` added for 6408 and 6414, or the keyed body for a key in error.
+ * The runtime (long-poll watcher, fee settlement) starts with the context and stops when it closes.
  */
-export const a2aRoutes: FastifyPluginAsync<A2aRoutesOptions> = async (app, options) => {
+export async function applyA2aFamily(app: FastifyInstance, runtime: A2aRuntime): Promise<void> {
   await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'OPTIONS'], maxAge: 600 });
 
   app.setErrorHandler((error, request, reply) => {
@@ -32,14 +26,19 @@ export const a2aRoutes: FastifyPluginAsync<A2aRoutesOptions> = async (app, optio
     return reply.status(500).send({ code: 500, err: 'internal server error' });
   });
 
-  options.runtime.start();
-  app.addHook('onClose', async () => options.runtime.close());
+  runtime.start();
+  app.addHook('onClose', async () => runtime.close());
+}
 
-  await app.register(prepareRoute);
-  await app.register(resultRoute, { runtime: options.runtime });
-  await app.register(linksRoutes);
-  const reader =
-    options.cardReader ??
-    new IndexedCardOwnershipReader(app.services.cardIndex, app.services.store.db, new ChainCardOwnershipReader());
-  await app.register(cardsRoute, { reader });
-};
+/**
+ * The prepare error body: `{ code, err }` (with `message` for a 400), plus `error: { code, message, err }` for 6408 and 6414,
+ * the message being the detail (the argument and mismatch, or the revert reason verbatim).
+ */
+export function prepareErrorBody(error: AppError): Record<string, unknown> {
+  if (error.code === Errors.BadRequest) return refusedRequestBody(error);
+  const body: Record<string, unknown> = error.toBody();
+  if (error.code === Errors.InvalidParams || error.code === Errors.TransactionReverted) {
+    body.error = { code: error.code, message: error.detail ?? errorCodes[error.code].message, err: errorCodes[error.code].message };
+  }
+  return body;
+}

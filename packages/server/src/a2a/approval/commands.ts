@@ -25,6 +25,7 @@ import { ciHashFor } from '../service-keys/commands.ts';
 import { gasLimitOf, simulateCall } from '../chain/simulation.ts';
 import { assertTokenBalance, erc721Abi } from '../chain/token-contracts.ts';
 import { Errors } from '../../errors/codes.ts';
+import { findMemberById, findMemberWithEmail } from './store.ts';
 
 /** Told when a request changed state in this process, so long-polls answer at once. */
 export interface RequestChangeListener {
@@ -281,18 +282,14 @@ async function stateError(deps: { config: Readonly<Config>; store: Store }, requ
 }
 
 async function findMember(deps: { store: Store }, userId: string): Promise<UserRow> {
-  const member = await deps.store.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+  const member = await findMemberById(deps.store.db, userId);
   if (!member) throw new AppError(Errors.UserNotFound);
   return member;
 }
 
 /** The member with this e-mail (the CLI approves on behalf of one). */
 export async function findMemberByEmail(deps: { store: Store }, email: string): Promise<UserRow> {
-  const member = await deps.store.db
-    .selectFrom('users')
-    .selectAll()
-    .where('email', '=', email.trim().toLowerCase())
-    .executeTakeFirst();
+  const member = await findMemberWithEmail(deps.store.db, email.trim().toLowerCase());
   if (!member) throw new AppError(Errors.UserNotFound);
   return member;
 }

@@ -1,8 +1,8 @@
-import { zeroAddress, type Address, type Hex } from 'viem';
-import type { ChainContext } from '../../chain/chains.ts';
+import { zeroAddress } from 'viem';
 import { encodeCardCursor, type CardIndex } from '../../card-index/index.ts';
 import type { Db } from '../../store/database.ts';
 import type { CardOwnershipReader, ListOwnedCardsInput, OwnedCard } from './ownership.ts';
+import { isFollowedContract, mintingAccounts } from './store.ts';
 
 const INDEX_WAIT_MS = 3_000;
 
@@ -20,12 +20,7 @@ export class IndexedCardOwnershipReader implements CardOwnershipReader {
 
   async listOwnedCards(input: ListOwnedCardsInput): Promise<{ cards: OwnedCard[]; hasMore: boolean }> {
     const contract = input.contract.toLowerCase();
-    const followed = await this.db
-      .selectFrom('card_index_cursors')
-      .select('contract')
-      .where('chain', '=', input.chain.name)
-      .where('contract', '=', contract)
-      .executeTakeFirst();
+    const followed = await isFollowedContract(this.db, input.chain.name, contract);
     if (!followed) return this.fallback.listOwnedCards(input);
     // Answer as of the chain's head now: a card sent a moment ago is already where it went.
     const head = await input.chain.client.getBlockNumber({ cacheTime: 0 });
@@ -44,7 +39,7 @@ export class IndexedCardOwnershipReader implements CardOwnershipReader {
         ? { cursor: encodeCardCursor({ contract, tokenId: Number(input.afterCardId) }) }
         : {}),
     });
-    const minters = await this.mintingAccounts(page.cards.flatMap((card) => (card.sender === zeroAddress && card.mintTxHash ? [card.mintTxHash] : [])));
+    const minters = await mintingAccounts(this.db, page.cards.flatMap((card) => (card.sender === zeroAddress && card.mintTxHash ? [card.mintTxHash] : [])));
     const cards = page.cards.map<OwnedCard>((card) => ({
       cardId: BigInt(card.tokenId),
       owner: card.owner,
@@ -55,16 +50,5 @@ export class IndexedCardOwnershipReader implements CardOwnershipReader {
       updatedAt: card.updatedAt,
     }));
     return { cards, hasMore: page.nextCursor !== '' };
-  }
-
-  /** The sender of each minting transaction, from the outbox that sent it. */
-  private async mintingAccounts(hashes: Hex[]): Promise<Map<Hex, Address>> {
-    if (hashes.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom('outbox_transactions')
-      .select(['tx_hash', 'from_address'])
-      .where('tx_hash', 'in', [...new Set(hashes.map((hash) => hash.toLowerCase()))])
-      .execute();
-    return new Map(rows.map((row) => [row.tx_hash as Hex, row.from_address as Address]));
   }
 }

@@ -1,39 +1,20 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Type from 'typebox';
-import type { CardOwnershipReader } from './ownership.ts';
 import { queryCards } from './commands.ts';
+import { IndexedCardOwnershipReader } from './indexed-ownership.ts';
+import { ChainCardOwnershipReader, type CardOwnershipReader } from './ownership.ts';
+import { CardsQuery, CardsResponse } from './schema.ts';
 
-export const CardsQuery = Type.Object({
-  sca: Type.Optional(Type.String({ description: 'NFT contract address' })),
-  eoa: Type.Optional(Type.String({ description: 'owner address' })),
-  cursor: Type.Optional(Type.String({ description: 'next_cursor of the previous page' })),
-  chain: Type.Optional(Type.String({ description: 'main (default), ethereum or polygon' })),
-});
-
-const CardEntry = Type.Object({
-  created_at: Type.Integer(),
-  updated_at: Type.Integer(),
-  created_at_format: Type.String(),
-  updated_at_format: Type.String(),
-  card_id: Type.Union([Type.Integer(), Type.String()]),
-  card_uri: Type.String(),
-  transaction_hash: Type.String(),
-  owner: Type.String(),
-  sender: Type.String(),
-  sender_kakao_id: Type.String(),
-});
-
-export const CardsResponse = Type.Object({
-  name: Type.String(),
-  symbol_img: Type.String(),
-  cards: Type.Array(CardEntry),
-  next_cursor: Type.String(),
-});
+export interface A2aCardsRoutesOptions {
+  /** Where B4 reads card ownership; the card index (falling back to the chain) by default. */
+  reader?: CardOwnershipReader;
+}
 
 /** GET /v2/a2a/cards (B4); errors are the bare `{ code, err }`. */
-export const cardsRoute: FastifyPluginAsync<{ reader: CardOwnershipReader }> = async (plugin, { reader }) => {
+export const a2aCardsRoutes: FastifyPluginAsync<A2aCardsRoutesOptions> = async (plugin, options) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
+  const reader =
+    options.reader ?? new IndexedCardOwnershipReader(app.services.cardIndex, app.services.store.db, new ChainCardOwnershipReader());
   app.get('/cards', { schema: { querystring: CardsQuery, response: { 200: CardsResponse } } }, async (request) =>
     queryCards(app.services, reader, request.query),
   );

@@ -13,6 +13,18 @@ import type { Logger } from 'pino';
 import { epochSeconds } from '../../store/database.ts';
 import { isTransactionType, type RequestType } from '../requests/actions.ts';
 import { Errors } from '../../errors/codes.ts';
+import {
+  deleteFeeCredential,
+  findFeeCredentialByHash,
+  findFeeState,
+  findOutboxTransaction,
+  getFeeCredential,
+  insertFeeCredential,
+  listUnsettledFees,
+  markFeeCredentialRevoked,
+  markFeeSettled,
+  recordFeeAdvance,
+} from './store.ts';
 
 /**
  * Fee delegation on a plain EVM chain. The member's own account sends the transaction (it must be
@@ -47,18 +59,15 @@ export async function createFeeCredential(deps: { config: Readonly<Config>; stor
   const credential = `fd_${randomBytes(32).toString('base64url')}`;
   const key = await deps.store.db.transaction().execute(async (trx) => {
     const created = await deps.vault.createKey({ ownerType: 'fee_payer', ownerId: id, protection: 'server', secretKind: 'private_key' }, trx);
-    await trx
-      .insertInto('a2a_fee_credentials')
-      .values({
-        id,
-        chain: chain.name,
-        lookup_hash: lookupHash(credential),
-        key_id: created.keyId,
-        payer_address: created.address,
-        created_at: epochSeconds(),
-        revoked_at: null,
-      })
-      .execute();
+    await insertFeeCredential(trx, {
+      id,
+      chain: chain.name,
+      lookup_hash: lookupHash(credential),
+      key_id: created.keyId,
+      payer_address: created.address,
+      created_at: epochSeconds(),
+      revoked_at: null,
+    });
     return created;
   });
   const coins = input.fundCoins ?? deps.config.a2a.feePayerFundingCoins;
@@ -100,20 +109,11 @@ export async function createFeeCredential(deps: { config: Readonly<Config>; stor
 }
 
 async function removeFeeCredential(deps: { store: Store }, id: string, keyId: string): Promise<void> {
-  await deps.store.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('a2a_fee_credentials').where('id', '=', id).execute();
-    await trx.deleteFrom('signing_keys').where('id', '=', keyId).execute();
-  });
+  await deleteFeeCredential(deps.store.db, id, keyId);
 }
 
 export async function revokeFeeCredential(deps: { store: Store }, id: string): Promise<boolean> {
-  const result = await deps.store.db
-    .updateTable('a2a_fee_credentials')
-    .set({ revoked_at: epochSeconds() })
-    .where('id', '=', id)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return result.numUpdatedRows === 1n;
+  return markFeeCredentialRevoked(deps.store.db, id, epochSeconds());
 }
 
 /**
@@ -123,22 +123,14 @@ export async function revokeFeeCredential(deps: { store: Store }, id: string): P
 export async function resolveFeeCredential(deps: { store: Store }, credential: unknown, type: RequestType, chain: string): Promise<string> {
   if (!isTransactionType(type)) throw new AppError(Errors.FeeCredentialNotForRequest, { detail: `${type} sends no transaction` });
   if (typeof credential !== 'string' || credential === '') throw new AppError(Errors.InvalidFeeCredential, { detail: 'kas_authorization_key must be a string' });
-  const row = await deps.store.db
-    .selectFrom('a2a_fee_credentials')
-    .select(['id', 'chain', 'revoked_at'])
-    .where('lookup_hash', '=', lookupHash(credential))
-    .executeTakeFirst();
+  const row = await findFeeCredentialByHash(deps.store.db, lookupHash(credential));
   if (!row || row.revoked_at !== null) throw new AppError(Errors.InvalidFeeCredential);
   if (row.chain !== chain) throw new AppError(Errors.FeeCredentialNotForRequest, { detail: `the credential is for chain ${row.chain}` });
   return row.id;
 }
 
 async function feePayerOf(deps: { store: Store; vault: KeyVault }, credentialId: string): Promise<TransactionSigner & { chain: string; revoked: boolean }> {
-  const row = await deps.store.db
-    .selectFrom('a2a_fee_credentials')
-    .select(['key_id', 'chain', 'revoked_at'])
-    .where('id', '=', credentialId)
-    .executeTakeFirstOrThrow();
+  const row = await getFeeCredential(deps.store.db, credentialId);
   const unlocked = await deps.vault.unlock(row.key_id);
   return { address: unlocked.address, account: unlocked.account, chain: row.chain, revoked: row.revoked_at !== null };
 }
@@ -161,11 +153,7 @@ export async function advanceFee(
   if (balance < input.value) throw new AppError(Errors.InsufficientFunds, { detail: 'the member cannot pay the value' });
   const missing = maxCost > balance ? maxCost - balance : 0n;
   if (missing === 0n) return 0n;
-  await deps.store.db
-    .updateTable('a2a_requests')
-    .set({ fee_advance_wei: missing.toString() })
-    .where('request_key', '=', input.requestKey)
-    .execute();
+  await recordFeeAdvance(deps.store.db, input.requestKey, missing.toString());
   try {
     const advance = await deps.outbox.submit({
       idempotencyKey: `a2a-fee-advance:${input.requestKey}`,
@@ -189,13 +177,9 @@ export async function advanceFee(
  */
 export async function settleFee(deps: { store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox; log: Logger }, requestKey: string): Promise<boolean> {
   const db = deps.store.db;
-  const request = await db
-    .selectFrom('a2a_requests')
-    .select(['fee_credential_id', 'fee_settled_at', 'chain'])
-    .where('request_key', '=', requestKey)
-    .executeTakeFirst();
+  const request = await findFeeState(db, requestKey);
   if (!request?.fee_credential_id || request.fee_settled_at !== null) return true;
-  const sent = await db.selectFrom('outbox_transactions').selectAll().where('idempotency_key', '=', requestKey).executeTakeFirst();
+  const sent = await findOutboxTransaction(db, requestKey);
   if (!sent) return false;
   if (sent.status !== 'mined' && sent.status !== 'failed') return false;
 
@@ -205,11 +189,7 @@ export async function settleFee(deps: { store: Store; vault: KeyVault; chains: C
     const receipt = await chain.client.getTransactionReceipt({ hash: sent.tx_hash as Hex });
     fee = receipt.gasUsed * receipt.effectiveGasPrice;
   }
-  const advance = await db
-    .selectFrom('outbox_transactions')
-    .select(['value_wei', 'status', 'receipt_status'])
-    .where('idempotency_key', '=', `a2a-fee-advance:${requestKey}`)
-    .executeTakeFirst();
+  const advance = await findOutboxTransaction(db, `a2a-fee-advance:${requestKey}`);
   const advanced = advance?.status === 'mined' && advance.receipt_status === 'success' ? BigInt(advance.value_wei) : 0n;
   const owed = fee - advanced;
   if (owed > 0n) {
@@ -230,33 +210,23 @@ export async function settleFee(deps: { store: Store; vault: KeyVault; chains: C
       throw error;
     }
   }
-  await db
-    .updateTable('a2a_requests')
-    .set({ fee_settled_at: epochSeconds() })
-    .where('request_key', '=', requestKey)
-    .where('fee_settled_at', 'is', null)
-    .execute();
+  await markFeeSettled(db, requestKey, epochSeconds());
   return true;
 }
+
+/** Requests settled per sweep at most; the next sweep takes the rest. */
+const SETTLEMENT_BATCH = 100;
 
 /** Settles every fee-delegated request whose transaction became final; the service runs it periodically. */
 export async function settlePendingFees(deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox; log: Logger }): Promise<number> {
   const since = epochSeconds() - deps.config.a2a.resultRetentionSeconds;
-  const pending = await deps.store.db
-    .selectFrom('a2a_requests')
-    .select('request_key')
-    .where('fee_credential_id', 'is not', null)
-    .where('fee_settled_at', 'is', null)
-    .where('status', '=', 'completed')
-    .where('finished_at', '>', since)
-    .limit(100)
-    .execute();
+  const pending = await listUnsettledFees(deps.store.db, since, SETTLEMENT_BATCH);
   let settled = 0;
-  for (const row of pending) {
+  for (const requestKey of pending) {
     try {
-      if (await settleFee(deps, row.request_key)) settled += 1;
+      if (await settleFee(deps, requestKey)) settled += 1;
     } catch (error) {
-      deps.log.warn(`fee settlement of ${row.request_key}: ${(error as Error).message}`);
+      deps.log.warn(`fee settlement of ${requestKey}: ${(error as Error).message}`);
     }
   }
   return settled;

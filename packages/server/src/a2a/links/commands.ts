@@ -1,5 +1,10 @@
 import QRCode from 'qrcode';
 import type { Config } from '../../config/config.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { Errors } from '../../errors/codes.ts';
+import type { Store } from '../../store/database.ts';
+import { readResult } from '../requests/commands.ts';
+import { RequestKeyError } from '../requests/errors.ts';
 
 /** `default` uses `a2a.links`; `global` the regional `{a2a_url_global}` configuration `a2a.globalLinks`. */
 export type LinkRegion = 'default' | 'global';
@@ -44,6 +49,15 @@ export function buildRequestLinks(config: Readonly<Config>, requestKey: string, 
     qr_png_url: `${publicUrl}/v2/a2a/qr?request_key=${requestKey}&format=png${regionQuery}`,
     qr_svg_url: `${publicUrl}/v2/a2a/qr?request_key=${requestKey}&format=svg${regionQuery}`,
   };
+}
+
+/** The stored form of a request key. Links are only made for keys that exist (6000) and have not expired unfinished (6001). */
+export async function liveRequestKey(deps: { config: Readonly<Config>; store: Store }, requestKey: string): Promise<string> {
+  const answer = await readResult(deps, requestKey);
+  if (answer.marker === null) throw new AppError(Errors.RequestKeyUnknown);
+  const body = answer.body as { request_key: string; expiration_time: number; error?: { code?: number } };
+  if (body.error?.code === Errors.RequestKeyExpired) throw new RequestKeyError(Errors.RequestKeyExpired, body.request_key, body.expiration_time);
+  return body.request_key;
 }
 
 /** The QR code of a link as PNG bytes. */

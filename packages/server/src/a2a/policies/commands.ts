@@ -4,46 +4,38 @@ import type { Db } from '../../store/database.ts';
 import { epochSeconds } from '../../store/database.ts';
 import { dayKey } from '../../lib/time.ts';
 import { Errors } from '../../errors/codes.ts';
-
-/** An operator-blocked address: requests naming it (to, contract, from) or a member holding it answer 6500. */
-export interface BlacklistEntry {
-  address: string;
-  reason: string | null;
-  created_at: number;
-}
+import {
+  decrementDailyCount,
+  deleteBlacklistEntry,
+  findBlacklisted,
+  incrementDailyCount,
+  listBlacklistEntries,
+  upsertBlacklistEntry,
+  type BlacklistEntry,
+  type DailyCounter,
+} from './store.ts';
 
 export async function addToBlacklist(db: Db, address: string, reason?: string): Promise<BlacklistEntry> {
   if (!isAddress(address, { strict: false })) throw new AppError(Errors.BadRequest, { detail: `${address} is not an address` });
   const entry = { address: address.toLowerCase(), reason: reason ?? null, created_at: epochSeconds() };
-  await db
-    .insertInto('a2a_blacklist')
-    .values(entry)
-    .onConflict((conflict) => conflict.column('address').doUpdateSet({ reason: entry.reason }))
-    .execute();
+  await upsertBlacklistEntry(db, entry);
   return entry;
 }
 
 export async function removeFromBlacklist(db: Db, address: string): Promise<boolean> {
-  const result = await db.deleteFrom('a2a_blacklist').where('address', '=', address.toLowerCase()).executeTakeFirst();
-  return result.numDeletedRows > 0n;
+  return deleteBlacklistEntry(db, address.toLowerCase());
 }
 
 export async function listBlacklist(db: Db): Promise<BlacklistEntry[]> {
-  return db.selectFrom('a2a_blacklist').selectAll().orderBy('created_at').orderBy('address').execute();
+  return listBlacklistEntries(db);
 }
 
 /** 6500 when any of the addresses is on the blacklist (one query). */
 export async function assertNotBlacklisted(db: Db, addresses: Array<Address | null | undefined>): Promise<void> {
   const wanted = [...new Set(addresses.filter((address): address is Address => Boolean(address)).map((address) => address.toLowerCase()))];
   if (wanted.length === 0) return;
-  const hit = await db.selectFrom('a2a_blacklist').select('address').where('address', 'in', wanted).executeTakeFirst();
-  if (hit) throw new AppError(Errors.Blacklisted, { detail: `${hit.address} is on the blacklist` });
-}
-
-export interface DailyCounter {
-  userId: string;
-  kind: string;
-  day: string;
+  const hit = await findBlacklisted(db, wanted);
+  if (hit) throw new AppError(Errors.Blacklisted, { detail: `${hit} is on the blacklist` });
 }
 
 /**
@@ -57,32 +49,12 @@ export async function takeDailyAllowance(
 ): Promise<DailyCounter | undefined> {
   if (input.limit <= 0) return undefined;
   const counter = { userId: input.userId, kind: input.kind, day: dayKey(input.now ?? new Date(), input.timeZone) };
-  await db
-    .insertInto('a2a_daily_counts')
-    .values({ user_id: counter.userId, kind: counter.kind, day: counter.day, count: 0 })
-    .onConflict((conflict) => conflict.columns(['user_id', 'kind', 'day']).doNothing())
-    .execute();
-  const taken = await db
-    .updateTable('a2a_daily_counts')
-    .set((eb) => ({ count: eb('count', '+', 1) }))
-    .where('user_id', '=', counter.userId)
-    .where('kind', '=', counter.kind)
-    .where('day', '=', counter.day)
-    .where('count', '<', input.limit)
-    .executeTakeFirst();
-  if (taken.numUpdatedRows !== 1n) throw new AppError(Errors.ExecuteContractDailyLimit, { detail: `at most ${input.limit} a day` });
+  if (!(await incrementDailyCount(db, counter, input.limit))) throw new AppError(Errors.ExecuteContractDailyLimit, { detail: `at most ${input.limit} a day` });
   return counter;
 }
 
 /** Gives back a use whose transaction was refused before anything was sent. */
 export async function returnDailyAllowance(db: Db, counter: DailyCounter | undefined): Promise<void> {
   if (!counter) return;
-  await db
-    .updateTable('a2a_daily_counts')
-    .set((eb) => ({ count: eb('count', '-', 1) }))
-    .where('user_id', '=', counter.userId)
-    .where('kind', '=', counter.kind)
-    .where('day', '=', counter.day)
-    .where('count', '>', 0)
-    .execute();
+  await decrementDailyCount(db, counter);
 }

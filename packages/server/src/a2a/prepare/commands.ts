@@ -230,7 +230,7 @@ async function readTransaction(chain: ChainContext, type: RequestType, tx: Recor
         throw new AppError(Errors.InvalidContract, { detail: `${contract} is not an ERC-721 card contract` });
       }
       if (!(await cardOwner(chain, contract, cardId))) throw new AppError(Errors.InvalidCardId, { detail: `card ${cardId} does not exist` });
-      // The member's address is only known at approval; `from` is a placeholder until then (see approval).
+      // The member's address is only known at approval; `from` is a placeholder until then (see transactionCall in approval/commands.ts).
       const sender = from ?? NATIVE_COIN_CONTRACT;
       return {
         type,

@@ -4,7 +4,7 @@ import type { Store } from '../../store/database.ts';
 import { epochSeconds } from '../../store/database.ts';
 import type { A2aRequestRow } from '../../store/schema.ts';
 import { isTransactionType, type RequestType } from './actions.ts';
-import { changeMarker, completeRequest, expiresAt, findRequest } from './store.ts';
+import { changeMarker, completeRequest, expiresAt, findOutboxState, findRequest, type OutboxState } from './store.ts';
 import { keyedErrorBody } from './errors.ts';
 import { normalizeRequestKey } from './keys.ts';
 import { Errors } from '../../errors/codes.ts';
@@ -49,7 +49,7 @@ export async function presentRequest(deps: { config: Readonly<Config>; store: St
   const retention = deps.config.a2a.resultRetentionSeconds;
   const base = { request_key: row.request_key, expiration_time: Number(row.expiration_time) };
   const open = row.status === 'prepared' || row.status === 'requested';
-  let outbox = isTransactionType(row.type as RequestType) ? await outboxStateOf(deps, row.request_key) : undefined;
+  let outbox = isTransactionType(row.type as RequestType) ? await findOutboxState(deps.store.db, row.request_key) : undefined;
 
   if (open && row.execution_id && outbox) {
     // The transaction was stored but the approval did not record completion (it crashed, or is
@@ -58,7 +58,7 @@ export async function presentRequest(deps: { config: Readonly<Config>; store: St
     const fresh = await findRequest(deps.store.db, row.request_key);
     if (!fresh) return unknownKey();
     row = fresh;
-    outbox = await outboxStateOf(deps, row.request_key);
+    outbox = await findOutboxState(deps.store.db, row.request_key);
   }
   const marker = changeMarker(row.version, outbox?.status, outbox?.receiptStatus);
 
@@ -101,21 +101,6 @@ export async function presentRequest(deps: { config: Readonly<Config>; store: St
 
 function unknownKey(): ResultAnswer {
   return { httpStatus: 400, body: new AppError(Errors.RequestKeyUnknown).toBody(), terminal: true, presented: '400|6000', marker: null, expiresAt: null, readableUntil: null };
-}
-
-interface OutboxState {
-  txHash: string;
-  status: string;
-  receiptStatus: string | null;
-}
-
-async function outboxStateOf(deps: { store: Store }, requestKey: string): Promise<OutboxState | undefined> {
-  const row = await deps.store.db
-    .selectFrom('outbox_transactions')
-    .select(['tx_hash', 'status', 'receipt_status'])
-    .where('idempotency_key', '=', requestKey)
-    .executeTakeFirst();
-  return row && { txHash: row.tx_hash, status: row.status, receiptStatus: row.receipt_status };
 }
 
 /** pending until the receipt is in; success or fail from it (a transaction that can never be mined fails). */

@@ -1,6 +1,5 @@
-import { AppError, refusedRequestBody } from '../../errors/app-error.ts';
+import { AppError } from '../../errors/app-error.ts';
 import { errorCodes, type ErrorCode } from '../../errors/codes.ts';
-import { Errors } from '../../errors/codes.ts';
 
 /** The body of a Family B request that has a key and is in error (expired, or failed when executed). */
 export interface KeyedErrorBody {
@@ -29,17 +28,4 @@ export class RequestKeyError extends AppError {
   toKeyedBody(): KeyedErrorBody {
     return keyedErrorBody(this.requestKey, this.expirationTime, this.code, this.detail);
   }
-}
-
-/**
- * The prepare error body: `{ code, err }` (with `message` for a 400), plus `error: { code, message, err }` for 6408 and 6414,
- * the message being the detail (the argument and mismatch, or the revert reason verbatim).
- */
-export function prepareErrorBody(error: AppError): Record<string, unknown> {
-  if (error.code === Errors.BadRequest) return refusedRequestBody(error);
-  const body: Record<string, unknown> = error.toBody();
-  if (error.code === Errors.InvalidParams || error.code === Errors.TransactionReverted) {
-    body.error = { code: error.code, message: error.detail ?? errorCodes[error.code].message, err: errorCodes[error.code].message };
-  }
-  return body;
 }

@@ -1,21 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Type from 'typebox';
 import type { Config } from '../../config/config.ts';
 import type { Store } from '../../store/database.ts';
-import { normalizeRequestKey } from './keys.ts';
 import { readResult, type ResultAnswer } from './commands.ts';
-import type { A2aRuntime } from '../runtime.ts';
-
-/** Longest long-poll, in seconds. */
-export const MAX_WAIT_SECONDS = 30;
-
-export const ResultQuery = Type.Object({
-  request_key: Type.String({ description: 'the key prepare returned' }),
-  wait: Type.Optional(
-    Type.Integer({ minimum: 0, maximum: MAX_WAIT_SECONDS, description: 'hold the answer up to this many seconds until the state changes' }),
-  ),
-});
+import { normalizeRequestKey } from './keys.ts';
+import { ResultQuery } from './schema.ts';
+import type { ResultWatcher } from './watcher.ts';
 
 /** Finished answers cannot change; they are served from memory for this long. */
 const CACHE_MS = 1_000;
@@ -23,8 +13,8 @@ const CACHE_LIMIT = 10_000;
 /** Shortest sleep of a long-poll loop, so a clock edge can never make it spin. */
 const MIN_SLEEP_MS = 20;
 
-/** GET /v2/a2a/result?request_key=K[&wait=N] */
-export const resultRoute: FastifyPluginAsync<{ runtime: A2aRuntime }> = async (plugin, { runtime }) => {
+/** GET /v2/a2a/result?request_key=K[&wait=N]; long-polls wait on the watcher of the family's runtime. */
+export const a2aResultRoutes: FastifyPluginAsync<{ watcher: ResultWatcher }> = async (plugin, { watcher }) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const finished = new Map<string, { until: number; status: number; payload: string }>();
 
@@ -39,7 +29,7 @@ export const resultRoute: FastifyPluginAsync<{ runtime: A2aRuntime }> = async (p
     if (wait > 0 && !answer.terminal) {
       const aborted = new AbortController();
       reply.raw.once('close', () => aborted.abort());
-      answer = await waitForChange(app.services, runtime, key, answer, wait * 1000, aborted.signal);
+      answer = await waitForChange(app.services, watcher, key, answer, wait * 1000, aborted.signal);
     }
     if (answer.terminal && answer.readableUntil !== null) {
       if (finished.size >= CACHE_LIMIT) finished.delete(finished.keys().next().value!);
@@ -57,7 +47,7 @@ export const resultRoute: FastifyPluginAsync<{ runtime: A2aRuntime }> = async (p
  */
 async function waitForChange(
   deps: { config: Readonly<Config>; store: Store },
-  runtime: A2aRuntime,
+  watcher: ResultWatcher,
   key: string,
   first: ResultAnswer,
   waitMs: number,
@@ -69,7 +59,7 @@ async function waitForChange(
     const now = Date.now();
     if (now >= deadline || signal.aborted) return answer;
     const untilExpiry = answer.expiresAt !== null ? answer.expiresAt * 1000 - now : Number.POSITIVE_INFINITY;
-    await runtime.watcher.wait(key, answer.marker, Math.max(MIN_SLEEP_MS, Math.min(deadline - now, untilExpiry)), signal);
+    await watcher.wait(key, answer.marker, Math.max(MIN_SLEEP_MS, Math.min(deadline - now, untilExpiry)), signal);
     const next = await readResult(deps, key);
     if (next.presented !== first.presented) return next;
     answer = next;

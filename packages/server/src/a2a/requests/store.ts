@@ -153,6 +153,22 @@ export async function purgeRequests(db: Db, retentionSeconds: number, now: numbe
   return Number(result.numDeletedRows);
 }
 
+/** The outbox row that sends a request's transaction (its idempotency key is the request key). */
+export interface OutboxState {
+  txHash: string;
+  status: string;
+  receiptStatus: string | null;
+}
+
+export async function findOutboxState(db: Db, requestKey: string): Promise<OutboxState | undefined> {
+  const row = await db
+    .selectFrom('outbox_transactions')
+    .select(['tx_hash', 'status', 'receipt_status'])
+    .where('idempotency_key', '=', requestKey)
+    .executeTakeFirst();
+  return row && { txHash: row.tx_hash, status: row.status, receiptStatus: row.receipt_status };
+}
+
 /** The version and outbox state of keys: what long-polls compare to see a change. */
 export async function changeMarkers(db: Db, requestKeys: string[]): Promise<Map<string, string>> {
   const markers = new Map<string, string>();

@@ -2,6 +2,7 @@ import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../../store/database.ts';
 import { epochSeconds } from '../../store/database.ts';
 import type { UserRow } from '../../store/schema.ts';
+import { findCiKey, findServiceKeyIdByHash, insertServiceKey } from './store.ts';
 
 /**
  * Operator-issued service keys. A BApp that sends one in `bapp.service_key` of an auth request gets
@@ -25,36 +26,27 @@ export async function createServiceKey(db: Db, name: string): Promise<CreatedSer
   if (!label) throw new Error('a service key needs a name');
   const serviceKey = `sk_${randomBytes(32).toString('base64url')}`;
   const id = randomUUID();
-  await db
-    .insertInto('a2a_service_keys')
-    .values({
-      id,
-      name: label,
-      lookup_hash: lookupHash(serviceKey),
-      ci_key: ciKeyOf(serviceKey).toString('hex'),
-      created_at: epochSeconds(),
-      revoked_at: null,
-    })
-    .execute();
+  await insertServiceKey(db, {
+    id,
+    name: label,
+    lookup_hash: lookupHash(serviceKey),
+    ci_key: ciKeyOf(serviceKey).toString('hex'),
+    created_at: epochSeconds(),
+    revoked_at: null,
+  });
   return { id, name: label, service_key: serviceKey };
 }
 
 /** The id of a valid service key, or undefined. */
 export async function findServiceKeyId(db: Db, serviceKey: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('a2a_service_keys')
-    .select('id')
-    .where('lookup_hash', '=', lookupHash(serviceKey))
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return row?.id;
+  return findServiceKeyIdByHash(db, lookupHash(serviceKey));
 }
 
 /** ci_hash of a member for the service key with this id, or undefined when the key is gone. */
 export async function ciHashFor(db: Db, serviceKeyId: string, member: Pick<UserRow, 'name' | 'birth' | 'phone'>): Promise<string | undefined> {
-  const row = await db.selectFrom('a2a_service_keys').select('ci_key').where('id', '=', serviceKeyId).executeTakeFirst();
-  if (!row) return undefined;
-  return ciHash(Buffer.from(row.ci_key, 'hex'), identityValue(member));
+  const ciKey = await findCiKey(db, serviceKeyId);
+  if (ciKey === undefined) return undefined;
+  return ciHash(Buffer.from(ciKey, 'hex'), identityValue(member));
 }
 
 /** The identity value hashed into ci_hash. */
