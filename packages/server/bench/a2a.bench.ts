@@ -87,8 +87,8 @@ async function runBench(): Promise<void> {
   const { buildApp } = await import('../src/app.ts');
   const { openTestServices } = await import('../src/testing/test-services.ts');
   const { buildUser } = await import('../src/testing/factories.ts');
-  const { prepareRequest } = await import('../src/a2a/prepare.ts');
-  const { approveRequest } = await import('../src/a2a/approval.ts');
+  const { prepareRequest } = await import('../src/a2a/prepare/commands.ts');
+  const { approveRequest } = await import('../src/a2a/approval/commands.ts');
 
   const services = await openTestServices();
   const app = await buildApp({ services });

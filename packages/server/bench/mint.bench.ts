@@ -31,7 +31,7 @@ import { loadavg } from 'node:os';
 import { encodeDeployData, encodeFunctionData, keccak256, parseEther, toHex, type Address, type Hex, type TransactionReceipt } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { naiveCardNftAbi, naiveCardNftBytecode } from '@wallet-service/contracts';
-import { setBalance } from '../src/a2a/test-support.ts';
+import { setBalance } from '../src/a2a/testing/support.ts';
 import { encodeCardCursor } from '../src/card-index/page-cursor.ts';
 import { LIST_PAGE_SIZE } from '../src/cards/lists/commands.ts';
 import { buildAddresses, buildMintPayload, mintOk, partnerCall } from '../src/cards/testing/card-factories.ts';

@@ -4,8 +4,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Services } from './services.ts';
 import { AppError, isAppError, isRefusedRequest, refusedRequestBody } from './errors/app-error.ts';
 import { healthRoutes } from './health/routes.ts';
-import { a2aRoutes } from './a2a/routes.ts';
+import { applyA2aFamily } from './a2a/family.ts';
 import { A2aRuntime } from './a2a/runtime.ts';
+import { a2aPrepareRoutes } from './a2a/prepare/routes.ts';
+import { a2aResultRoutes } from './a2a/requests/routes.ts';
+import { a2aLinksRoutes } from './a2a/links/routes.ts';
+import { a2aCardsRoutes } from './a2a/cards/routes.ts';
 import { walletAppRoutes } from './wallet-app/routes.ts';
 import { applyWalletAppConventions } from './wallet-app/family.ts';
 import { walletAppStaticRoutes } from './wallet-app/static-app.ts';
@@ -99,7 +103,16 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(healthRoutes);
   // Family B and the wallet-app API share one runtime: approvals wake the result long-polls.
   const a2a = new A2aRuntime(options.services);
-  await app.register(a2aRoutes, { prefix: '/v2/a2a', runtime: a2a });
+  await app.register(
+    async (family) => {
+      await applyA2aFamily(family, a2a);
+      await family.register(a2aPrepareRoutes);
+      await family.register(a2aResultRoutes, { watcher: a2a.watcher });
+      await family.register(a2aLinksRoutes);
+      await family.register(a2aCardsRoutes);
+    },
+    { prefix: '/v2/a2a' },
+  );
   // The wallet-app API and the member routes beside it (card status, escrow claims).
   await app.register(async (walletApp) => {
     applyWalletAppConventions(walletApp);

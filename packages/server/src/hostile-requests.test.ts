@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { buildApp, type App } from './app.ts';
 import { errorCodes } from './errors/codes.ts';
 import { signedInPartner } from './partner-api/testing/partner-session.ts';
-import { signedInMember } from './a2a/test-support.ts';
+import { signedInMember } from './a2a/testing/support.ts';
 import { openTestServices, type TestServices } from './testing/test-services.ts';
 
 /**

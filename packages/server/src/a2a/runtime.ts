@@ -4,10 +4,10 @@ import type { Config } from '../config/config.ts';
 import type { KeyVault } from '../custody/key-vault.ts';
 import type { TransactionOutbox } from '../outbox/outbox.ts';
 import type { Store } from '../store/database.ts';
-import type { RequestChangeListener } from './approval.ts';
-import { settleFee, settlePendingFees } from './fee-delegation.ts';
-import { changeMarkers } from './request-store.ts';
-import { ResultWatcher } from './result-watcher.ts';
+import type { RequestChangeListener } from './approval/commands.ts';
+import { settleFee, settlePendingFees } from './fee-delegation/commands.ts';
+import { changeMarkers } from './requests/store.ts';
+import { ResultWatcher } from './requests/watcher.ts';
 
 const SETTLEMENT_INTERVAL_MS = 2_000;
 const SETTLEMENT_WAIT_MS = 120_000;

@@ -9,13 +9,13 @@ import type { KeyVault } from '../custody/key-vault.ts';
 import type { ChainRegistry } from '../chain/chains.ts';
 import type { TransactionOutbox } from '../outbox/outbox.ts';
 import type { Logger } from 'pino';
-import { approveRequest, cancelRequestAsMember, findMemberByEmail } from '../a2a/approval.ts';
-import { createFeeCredential, revokeFeeCredential, settleFee } from '../a2a/fee-delegation.ts';
-import { addToBlacklist, listBlacklist, removeFromBlacklist } from '../a2a/policies.ts';
-import { findRequest } from '../a2a/request-store.ts';
-import { normalizeRequestKey } from '../a2a/request-key.ts';
-import { presentRequest, readResult, type ResultAnswer } from '../a2a/result.ts';
-import { createServiceKey } from '../a2a/service-keys.ts';
+import { approveRequest, cancelRequestAsMember, findMemberByEmail } from '../a2a/approval/commands.ts';
+import { createFeeCredential, revokeFeeCredential, settleFee } from '../a2a/fee-delegation/commands.ts';
+import { addToBlacklist, listBlacklist, removeFromBlacklist } from '../a2a/policies/commands.ts';
+import { findRequest } from '../a2a/requests/store.ts';
+import { normalizeRequestKey } from '../a2a/requests/keys.ts';
+import { presentRequest, readResult, type ResultAnswer } from '../a2a/requests/commands.ts';
+import { createServiceKey } from '../a2a/service-keys/commands.ts';
 import { Errors } from '../errors/codes.ts';
 
 /** Options of the App2App operator commands, merged into the CLI's. */

@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { cardNftAbi } from '@wallet-service/contracts';
 import { getAddress, type Address } from 'viem';
-import { signedInMember } from '../a2a/test-support.ts';
+import { signedInMember } from '../a2a/testing/support.ts';
 import { buildMintPayload, mintOk, partnerCall } from '../cards/testing/card-factories.ts';
 import { signedInPartner } from '../partner-api/testing/partner-session.ts';
 import { launchChromium } from '../testing/browser.ts';

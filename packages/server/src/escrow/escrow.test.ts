@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { cardEscrowAbi, cardNftAbi } from '@wallet-service/contracts';
 import { encodeFunctionData, type Address, type Hex } from 'viem';
-import { signedInMember, walletApp } from '../a2a/test-support.ts';
+import { signedInMember, walletApp } from '../a2a/testing/support.ts';
 import { buildMintPayload, mintOk, partnerCall } from '../cards/testing/card-factories.ts';
 import { signedInPartner } from '../partner-api/testing/partner-session.ts';
 import { withoutMessage } from '../testing/responses.ts';

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { formatEther, recoverAddress, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { approveAs, mintCards, openAs, signedInMember } from '../a2a/test-support.ts';
+import { approveAs, mintCards, openAs, signedInMember } from '../a2a/testing/support.ts';
 import { launchChromium } from '../testing/browser.ts';
 import { openTestApp, type TestApp } from '../testing/test-services.ts';
 import { EXAMPLE_BAPP_FILES } from './routes.ts';

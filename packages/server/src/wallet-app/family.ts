@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { RequestKeyError } from '../a2a/request-error.ts';
+import { RequestKeyError } from '../a2a/requests/errors.ts';
 import { isAppError, isRefusedRequest, refusedRequestBody } from '../errors/app-error.ts';
 import { errorCodes } from '../errors/codes.ts';
 

@@ -1,7 +1,7 @@
 import { hexToBytes, type Address, type Hex } from 'viem';
-import type { Action } from '../a2a/actions.ts';
-import { transactionCall } from '../a2a/approval.ts';
-import { formatUnits } from '../a2a/amounts.ts';
+import type { Action } from '../a2a/requests/actions.ts';
+import { transactionCall } from '../a2a/approval/commands.ts';
+import { formatUnits } from '../a2a/prepare/amounts.ts';
 import type { A2aRequestRow } from '../store/schema.ts';
 
 /** What the wallet app shows before the member approves: exactly what approval will do. */

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Address } from 'viem';
-import { approveRequest, cancelRequestAsMember, openRequest, viewRequest, type RequestChangeListener } from '../a2a/approval.ts';
+import { approveRequest, cancelRequestAsMember, openRequest, viewRequest, type RequestChangeListener } from '../a2a/approval/commands.ts';
 import { describeRequest } from './request-view.ts';
 import { ApproveBody, RequestKeyParams, SignInBody } from './schema.ts';
 import { authenticate, signIn, signOut, summarize, type Session } from '../member-session/commands.ts';

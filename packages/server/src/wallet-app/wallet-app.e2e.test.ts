@@ -20,7 +20,7 @@ import {
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { App } from '../app.ts';
-import { callFromOperator, deployFromOperator, fixtureContracts, setBalance } from '../a2a/test-support.ts';
+import { callFromOperator, deployFromOperator, fixtureContracts, setBalance } from '../a2a/testing/support.ts';
 import { buildMintPayload, mintOk, partnerCall } from '../cards/testing/card-factories.ts';
 import { loadConfig } from '../config/config.ts';
 import { signedInPartner } from '../partner-api/testing/partner-session.ts';

@@ -9,7 +9,7 @@ import { sha256Hex } from '../custody/passwords.ts';
 import { openTestApp, type TestApp, type TestServices } from '../testing/test-services.ts';
 import { decodeFunctionData, encodeFunctionData } from 'viem';
 import { cardNftAbi } from '@wallet-service/contracts';
-import { BAPP, deployFromOperator, fixtureContracts, mintCards, openAs, prepareKey, result, signedInMember, walletApp } from '../a2a/test-support.ts';
+import { BAPP, deployFromOperator, fixtureContracts, mintCards, openAs, prepareKey, result, signedInMember, walletApp } from '../a2a/testing/support.ts';
 import { WALLET_APP_DIST, WALLET_APP_HEADERS, walletAppStaticRoutes } from './static-app.ts';
 
 /** The wallet-app API: sessions, and what the member sees before approving. */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import { signedInMember, walletApp } from '../../a2a/test-support.ts';
+import { signedInMember, walletApp } from '../../a2a/testing/support.ts';
 import { signedInPartner } from '../../partner-api/testing/partner-session.ts';
 import { openTestApp, type TestApp } from '../../testing/test-services.ts';
 import { buildMintPayload, mintOk } from '../testing/card-factories.ts';

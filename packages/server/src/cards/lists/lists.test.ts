@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { createWalletClient, encodeFunctionData, http, zeroAddress, type Address, type Hex } from 'viem';
 import { cardNftAbi, cardNftBytecode } from '@wallet-service/contracts';
-import { callFromOperator, deployFromOperator } from '../../a2a/test-support.ts';
+import { callFromOperator, deployFromOperator } from '../../a2a/testing/support.ts';
 import type { App } from '../../app.ts';
 import type { UnlockedKey } from '../../custody/key-vault.ts';
 import { signedInPartner } from '../../partner-api/testing/partner-session.ts';

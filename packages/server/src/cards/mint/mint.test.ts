@@ -4,7 +4,7 @@ import { cardNftAbi } from '@wallet-service/contracts';
 import type { Address, Hex } from 'viem';
 import { openTestApp, type TestApp } from '../../testing/test-services.ts';
 import { signedInPartner } from '../../partner-api/testing/partner-session.ts';
-import { setBalance } from '../../a2a/test-support.ts';
+import { setBalance } from '../../a2a/testing/support.ts';
 import { cardUri } from '../card-uri.ts';
 import { buildAddresses, buildMintPayload, expectedCardIds, indexedToHead, mintOk, partnerCall, pathOf } from '../testing/card-factories.ts';
 import { withoutMessage } from '../../testing/responses.ts';

@@ -7,7 +7,7 @@ import { signedInPartner } from '../../partner-api/testing/partner-session.ts';
 import { epochSeconds } from '../../store/database.ts';
 import { monthKey } from '../../lib/time.ts';
 import { buildAddresses, buildMintPayload, expectedCardIds, indexedToHead, partnerCall } from '../testing/card-factories.ts';
-import { setBalance } from '../../a2a/test-support.ts';
+import { setBalance } from '../../a2a/testing/support.ts';
 import { mintCards, mintIdempotencyKey } from './commands.ts';
 import { designOf, type MintDesignPayload } from './payload.ts';
 import { ABANDONED_BATCH_SECONDS, recoverMintBatches } from './recovery.ts';

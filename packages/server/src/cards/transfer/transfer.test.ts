@@ -4,7 +4,7 @@ import { cardNftAbi } from '@wallet-service/contracts';
 import { createWalletClient, http, type Address } from 'viem';
 import { openTestApp, type TestApp } from '../../testing/test-services.ts';
 import { signedInPartner } from '../../partner-api/testing/partner-session.ts';
-import { BAPP, prepare, signedInMember, walletApp } from '../../a2a/test-support.ts';
+import { BAPP, prepare, signedInMember, walletApp } from '../../a2a/testing/support.ts';
 import { uploadBody } from '../../uploads/testing/multipart.ts';
 import { buildJpeg } from '../../uploads/testing/media.ts';
 import { buildAddresses, buildMintPayload, indexedToHead, mintOk, partnerCall } from '../testing/card-factories.ts';

@@ -1,0 +1,21 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { queryCards } from './commands.ts';
+import { IndexedCardOwnershipReader } from './indexed-ownership.ts';
+import { ChainCardOwnershipReader, type CardOwnershipReader } from './ownership.ts';
+import { CardsQuery, CardsResponse } from './schema.ts';
+
+export interface A2aCardsRoutesOptions {
+  /** Where B4 reads card ownership; the card index (falling back to the chain) by default. */
+  reader?: CardOwnershipReader;
+}
+
+/** GET /v2/a2a/cards (B4); errors are the bare `{ code, err }`. */
+export const a2aCardsRoutes: FastifyPluginAsync<A2aCardsRoutesOptions> = async (plugin, options) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
+  const reader =
+    options.reader ?? new IndexedCardOwnershipReader(app.services.cardIndex, app.services.store.db, new ChainCardOwnershipReader());
+  app.get('/cards', { schema: { querystring: CardsQuery, response: { 200: CardsResponse } } }, async (request) =>
+    queryCards(app.services, reader, request.query),
+  );
+};

@@ -1,0 +1,44 @@
+import cors from '@fastify/cors';
+import type { FastifyInstance } from 'fastify';
+import { isAppError, isRefusedRequest, refusedRequestBody, type AppError } from '../errors/app-error.ts';
+import { errorCodes, Errors } from '../errors/codes.ts';
+import { RequestKeyError } from './requests/errors.ts';
+import type { A2aRuntime } from './runtime.ts';
+
+/**
+ * The conventions of family B (under /v2/a2a: prepare, result with long-poll, links and QR codes,
+ * and the card query), applied to the context that holds its routes. A plain function rather than
+ * a plugin, so that it changes that context itself: app.ts calls it, then registers each resource's
+ * routes in the same context.
+ *
+ * CORS is open here (browser BApps call it directly) and only here. Errors: the bare `{ code, err }`,
+ * with `error: { code, message, err }` added for 6408 and 6414, or the keyed body for a key in error.
+ * The runtime (long-poll watcher, fee settlement) starts with the context and stops when it closes.
+ */
+export async function applyA2aFamily(app: FastifyInstance, runtime: A2aRuntime): Promise<void> {
+  await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'OPTIONS'], maxAge: 600 });
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof RequestKeyError) return reply.status(error.httpStatus).send(error.toKeyedBody());
+    if (isAppError(error)) return reply.status(error.httpStatus).send(prepareErrorBody(error));
+    if (isRefusedRequest(error)) return reply.status(400).send(refusedRequestBody(error));
+    request.log.error(error);
+    return reply.status(500).send({ code: 500, err: 'internal server error' });
+  });
+
+  runtime.start();
+  app.addHook('onClose', async () => runtime.close());
+}
+
+/**
+ * The prepare error body: `{ code, err }` (with `message` for a 400), plus `error: { code, message, err }` for 6408 and 6414,
+ * the message being the detail (the argument and mismatch, or the revert reason verbatim).
+ */
+export function prepareErrorBody(error: AppError): Record<string, unknown> {
+  if (error.code === Errors.BadRequest) return refusedRequestBody(error);
+  const body: Record<string, unknown> = error.toBody();
+  if (error.code === Errors.InvalidParams || error.code === Errors.TransactionReverted) {
+    body.error = { code: error.code, message: error.detail ?? errorCodes[error.code].message, err: errorCodes[error.code].message };
+  }
+  return body;
+}

@@ -1,0 +1,21 @@
+import Type from 'typebox';
+
+const Region = Type.Optional(Type.Union([Type.Literal('default'), Type.Literal('global')], { description: 'global: the {a2a_url_global} links' }));
+
+export const LinksQuery = Type.Object({ request_key: Type.String(), region: Region });
+export const QrQuery = Type.Object({
+  request_key: Type.String(),
+  format: Type.Optional(Type.Union([Type.Literal('png'), Type.Literal('svg')])),
+  region: Region,
+});
+
+export const LinksResponse = Type.Object({
+  request_key: Type.String(),
+  region: Type.String(),
+  universal_link: Type.String(),
+  ios_scheme_link: Type.String(),
+  android_intent_link: Type.String(),
+  qr_text: Type.String(),
+  qr_png_url: Type.String(),
+  qr_svg_url: Type.String(),
+});
