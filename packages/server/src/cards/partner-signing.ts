@@ -7,6 +7,7 @@ import type { Config } from '../config/config.ts';
 import type { TransactionOutbox } from '../outbox/outbox.ts';
 import type { PartnerRow } from '../store/schema.ts';
 import { Errors } from '../errors/codes.ts';
+import { findNftContract, findPartnerNftContract } from './store.ts';
 
 /** A partner's own card contract: its nft_id, chain and lower-case address. */
 export interface PartnerCardContract {
@@ -19,21 +20,14 @@ export interface PartnerCardContract {
 /** The card contract deployed for the partner at approval; 4005 while it has none. */
 export async function partnerCardContract(deps: { store: Store }, partner: Pick<PartnerRow, 'id' | 'contract_address'>): Promise<PartnerCardContract> {
   if (!partner.contract_address) throw new AppError(Errors.NoContractAddress);
-  const row = await deps.store.db
-    .selectFrom('nft_contracts')
-    .select(['id', 'chain', 'address', 'name'])
-    .where('partner_id', '=', partner.id)
-    .where('address', '=', partner.contract_address.toLowerCase())
-    .executeTakeFirst();
+  const row = await findPartnerNftContract(deps.store.db, partner.id, partner.contract_address.toLowerCase());
   if (!row?.address) throw new AppError(Errors.NoContractAddress);
   return { nftId: Number(row.id), chain: row.chain, address: row.address as Address, name: row.name };
 }
 
 /** A card contract by its nft_id (any partner's); 404 when there is none. */
 export async function cardContractById(deps: { store: Store }, nftId: number): Promise<PartnerCardContract> {
-  const row = Number.isSafeInteger(nftId)
-    ? await deps.store.db.selectFrom('nft_contracts').select(['id', 'chain', 'address', 'name']).where('id', '=', nftId).executeTakeFirst()
-    : undefined;
+  const row = Number.isSafeInteger(nftId) ? await findNftContract(deps.store.db, nftId) : undefined;
   if (!row?.address) throw new AppError(Errors.NotFound, { detail: `no card contract with nft_id ${nftId}` });
   return { nftId: Number(row.id), chain: row.chain, address: row.address as Address, name: row.name };
 }

@@ -17,6 +17,7 @@ import type { Logger } from 'pino';
 import type { PartnerRow } from '../store/schema.ts';
 import { walletWebUrl } from '../config/wallet-web-url.ts';
 import type { EscrowCancelAnswer, EscrowDepositAnswer, EscrowListAnswer } from './schema.ts';
+import { deleteEscrowClaims, insertEscrowClaims } from './store.ts';
 import { Errors } from '../errors/codes.ts';
 
 /** The escrow contract a card contract lets move its cards (fixed when the card contract was deployed). */
@@ -90,27 +91,25 @@ export async function depositCards(
     return { cardId, secret, id: randomBytes(16).toString('base64url'), claimHash: keccak256(secret) };
   });
   // Stored before the deposit is sent, so a card deposited under a hash always has its row.
-  await deps.store.db
-    .insertInto('escrow_claims')
-    .values(
-      claims.map((claim) => ({
-        id: claim.id,
-        chain: contract.chain,
-        escrow_address: escrow,
-        nft_id: contract.nftId,
-        contract: contract.address,
-        token_id: claim.cardId,
-        partner_id: partner.id,
-        depositor: partnerAddress,
-        claim_hash: claim.claimHash,
-        deposit_key: depositKey,
-        claimed_by: null,
-        claimed_to: null,
-        created_ms: now,
-        updated_ms: now,
-      })),
-    )
-    .execute();
+  await insertEscrowClaims(
+    deps.store.db,
+    claims.map((claim) => ({
+      id: claim.id,
+      chain: contract.chain,
+      escrow_address: escrow,
+      nft_id: contract.nftId,
+      contract: contract.address,
+      token_id: claim.cardId,
+      partner_id: partner.id,
+      depositor: partnerAddress,
+      claim_hash: claim.claimHash,
+      deposit_key: depositKey,
+      claimed_by: null,
+      claimed_to: null,
+      created_ms: now,
+      updated_ms: now,
+    })),
+  );
   const data = encodeFunctionData({
     abi: cardEscrowAbi,
     functionName: 'deposit',
@@ -220,5 +219,5 @@ async function escrowEvents<Name extends 'Deposited' | 'Canceled'>(deps: { chain
 
 async function deleteClaims(deps: { store: Store }, depositKey: string, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  await deps.store.db.deleteFrom('escrow_claims').where('deposit_key', '=', depositKey).where('id', 'in', ids).execute();
+  await deleteEscrowClaims(deps.store.db, depositKey, ids);
 }

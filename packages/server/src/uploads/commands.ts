@@ -9,6 +9,8 @@ import type { PartnerRow, UploadedFileRow } from '../store/schema.ts';
 import { inspectUpload } from './inspect.ts';
 import type { UploadPolicy } from './policy.ts';
 import { discardUpload, receiveUpload, uploadTempDir } from './receive.ts';
+import { STORED_NAME } from './serve.ts';
+import { findUploadedFile, insertUploadedFile } from './store.ts';
 
 /**
  * Receives, checks and stores one upload of a partner (A4 to A6): the bytes are sniffed and limited
@@ -40,7 +42,7 @@ export async function storeUpload(
     };
     await deps.files.put(row.storage_key, upload.path, { contentType: row.content_type });
     try {
-      await deps.store.db.insertInto('uploaded_files').values(row).execute();
+      await insertUploadedFile(deps.store.db, row);
     } catch (error) {
       await deps.files.delete(row.storage_key).catch((cleanup: Error) =>
         deps.log.error(`upload ${row.storage_key} could not be removed after a failed insert: ${cleanup.message}`),
@@ -58,7 +60,7 @@ export function publicFileUrl(deps: { config: Readonly<Config>; files: FileStora
   return deps.files.publicUrl(file.storage_key) ?? `${deps.config.publicUrl}/v2/files/${file.name}`;
 }
 
-/** A stored file by name, or undefined. */
-export async function findUploadedFile(deps: { store: Store }, name: string): Promise<UploadedFileRow | undefined> {
-  return deps.store.db.selectFrom('uploaded_files').selectAll().where('name', '=', name).executeTakeFirst();
+/** A stored file by its `<uuid>.<ext>` name; undefined for any other name without a lookup. */
+export async function findStoredFile(deps: { store: Store }, name: string): Promise<UploadedFileRow | undefined> {
+  return STORED_NAME.test(name) ? findUploadedFile(deps.store.db, name) : undefined;
 }

@@ -4,11 +4,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AppError } from '../errors/app-error.ts';
 import { authenticatePartner, requestPartner } from '../partner-auth/authenticate.ts';
 import { canReadSecureFile } from './access.ts';
-import { findUploadedFile, publicFileUrl, storeUpload } from './commands.ts';
+import { findStoredFile, publicFileUrl, storeUpload } from './commands.ts';
 import { imagePolicy, resourcePolicy, securePolicy, type UploadPolicy } from './policy.ts';
 import { removeStaleUploads, uploadTempDir } from './receive.ts';
 import { ImageUploadAnswer, ResourceUploadAnswer, SecureUploadAnswer, StoredFileParams } from './schema.ts';
-import { sendStoredFile, STORED_NAME } from './serve.ts';
+import { sendStoredFile } from './serve.ts';
 import { Errors } from '../errors/codes.ts';
 
 /** Temporary files older than this were left by a process that stopped mid-upload. */
@@ -51,8 +51,7 @@ export const uploadRoutes: FastifyPluginAsync = async (parent) => {
     { onRequest: authenticatePartner, schema: { params: StoredFileParams } },
     async (request, reply) => {
       const partner = requestPartner(request);
-      const name = request.params.filename;
-      const file = STORED_NAME.test(name) ? await findUploadedFile(app.services, name) : undefined;
+      const file = await findStoredFile(app.services, request.params.filename);
       // Someone else's file is answered like a missing one: its existence is not disclosed.
       if (!file || !(await canReadSecureFile(file, { kind: 'partner', partnerId: partner.id }))) throw new AppError(Errors.NotFound);
       return sendStoredFile(app.services, request, reply, file, 'private, no-store');

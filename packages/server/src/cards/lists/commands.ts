@@ -9,7 +9,8 @@ import type { PartnerRow } from '../../store/schema.ts';
 import { cardUri } from '../card-uri.ts';
 import { catchUpWithChain } from '../index-freshness.ts';
 import { decodeBappCursor, encodeBappCursor } from './bapp-cursor.ts';
-import { countHeldBappsThrough, findNftContract, listHeldBapps } from './queries.ts';
+import { findNftContract } from '../store.ts';
+import { countHeldBappsThrough, listHeldBapps } from './store.ts';
 import type { BappEntry, BappListAnswer, ListedCard, NftCardListAnswer } from './schema.ts';
 import { Errors } from '../../errors/codes.ts';
 

@@ -1,10 +1,10 @@
-import { sql } from 'kysely';
 import { cardNftAbi } from '@wallet-service/contracts';
 import type { Address } from 'viem';
 import type { Store } from '../../store/database.ts';
 import type { ChainRegistry } from '../../chain/chains.ts';
 import type { CardDesignRow } from '../../store/schema.ts';
 import type { CardMetadata, SecurePayload } from '../mint/payload.ts';
+import { findMintedBatchDesign, listIndexedCardsNaming } from './store.ts';
 
 export interface MintedCardDesign {
   design: CardDesignRow;
@@ -21,18 +21,7 @@ export interface MintedCardDesign {
  */
 export async function findMintedCardDesign(deps: { store: Store }, contract: { chain: string; address: string }, cardId: number): Promise<MintedCardDesign | undefined> {
   if (!Number.isSafeInteger(cardId) || cardId < 1) return undefined;
-  const row = await deps.store.db
-    .selectFrom('card_mint_batches as b')
-    .innerJoin('card_designs as d', 'd.id', 'b.design_id')
-    .selectAll('d')
-    .select(['b.first_token_id', 'b.card_count', 'b.tx_hash'])
-    .where('b.chain', '=', contract.chain)
-    .where('b.contract', '=', contract.address.toLowerCase())
-    .where('b.status', '=', 'minted')
-    .where('b.first_token_id', '<=', cardId)
-    .orderBy('b.first_token_id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const row = await findMintedBatchDesign(deps.store.db, contract, cardId);
   if (!row || row.first_token_id === null || cardId >= Number(row.first_token_id) + Number(row.card_count)) return undefined;
   const { first_token_id: _first, card_count: _count, tx_hash, ...design } = row;
   return {
@@ -64,22 +53,7 @@ export async function chainHolderOf(deps: { chains: ChainRegistry }, contract: {
  * A6 upload). The index finds the candidate cards; the chain confirms the one that counts.
  */
 export async function holdsCardNaming(deps: { store: Store; chains: ChainRegistry }, address: string, fileName: string): Promise<boolean> {
-  const candidates = await deps.store.db
-    .selectFrom('card_secure_files as f')
-    .innerJoin('card_mint_batches as b', (join) => join.onRef('b.design_id', '=', 'f.design_id').on('b.status', '=', 'minted'))
-    .innerJoin('indexed_cards as c', (join) =>
-      join
-        .onRef('c.chain', '=', 'b.chain')
-        .onRef('c.contract', '=', 'b.contract')
-        .on((eb) => eb('c.token_id', '>=', eb.ref('b.first_token_id')))
-        .on((eb) => eb('c.token_id', '<', sql<number>`b.first_token_id + b.card_count`)),
-    )
-    .select(['c.chain', 'c.contract', 'c.token_id'])
-    .where('f.file_name', '=', fileName)
-    .where('c.owner', '=', address.toLowerCase())
-    .where('c.burned', '=', 0)
-    .limit(5)
-    .execute();
+  const candidates = await listIndexedCardsNaming(deps.store.db, address, fileName, 5);
   for (const card of candidates) {
     const holder = await chainHolderOf(deps, { chain: card.chain, address: card.contract }, Number(card.token_id));
     if (holder === address.toLowerCase()) return true;

@@ -10,11 +10,13 @@ import type { ChainRegistry } from '../../chain/chains.ts';
 import type { TransactionOutbox } from '../../outbox/outbox.ts';
 import type { Logger } from 'pino';
 import { epochSeconds } from '../../store/database.ts';
-import type { CardMintBatchRow, PartnerRow } from '../../store/schema.ts';
+import type { CardDesignRow, CardMintBatchRow, PartnerRow } from '../../store/schema.ts';
 import { monthKey } from '../../lib/time.ts';
-import { partnerCardContract, transactionRefusalError, unlockPartnerKey, waitUntilMined, type PartnerCardContract } from '../partner-signing.ts';
-import { currentMintCount, releaseMintCount, reserveMintCount } from './mint-count.ts';
-import type { CardDesign } from './payload.ts';
+import { assertOwnContract, partnerCardContract, transactionRefusalError, unlockPartnerKey, waitUntilMined, type PartnerCardContract } from '../partner-signing.ts';
+import { currentMintCount } from './mint-count.ts';
+import { designOf, mintRuleViolation, type CardDesign, type MintDesignPayload } from './payload.ts';
+import type { MintAnswer } from './schema.ts';
+import { findSecureUploadNames, insertMintDesign, markBatchFailed, markBatchMinted, markBatchSubmitted, releaseMintCount, reserveMintCount } from './store.ts';
 import { Errors } from '../../errors/codes.ts';
 
 /**
@@ -110,30 +112,21 @@ export async function mintCards(deps: { config: Readonly<Config>; store: Store; 
       updated_at: createdAt,
     });
   }
+  const designRow: CardDesignRow = {
+    id: designId,
+    partner_id: partner.id,
+    chain: chain.name,
+    contract: contract.address,
+    nft_id: contract.nftId,
+    name: design.metadata.name,
+    metadata: JSON.stringify(design.metadata),
+    secure: design.secure ? JSON.stringify(design.secure) : null,
+    sendable: design.metadata.sendable ? 1 : 0,
+    created_at: createdAt,
+  };
   await deps.store.db.transaction().execute(async (trx) => {
-    await reserveMintCount(trx, partner.id, recipients.length, period);
-    await trx
-      .insertInto('card_designs')
-      .values({
-        id: designId,
-        partner_id: partner.id,
-        chain: chain.name,
-        contract: contract.address,
-        nft_id: contract.nftId,
-        name: design.metadata.name,
-        metadata: JSON.stringify(design.metadata),
-        secure: design.secure ? JSON.stringify(design.secure) : null,
-        sendable: design.metadata.sendable ? 1 : 0,
-        created_at: createdAt,
-      })
-      .execute();
-    if (design.secureFiles.length > 0) {
-      await trx
-        .insertInto('card_secure_files')
-        .values(design.secureFiles.map((file_name) => ({ design_id: designId, file_name })))
-        .execute();
-    }
-    for (const batch of batches) await trx.insertInto('card_mint_batches').values(batch).execute();
+    if (!(await reserveMintCount(trx, partner.id, recipients.length, period))) throw new AppError(Errors.MintMonthlyLimit);
+    await insertMintDesign(trx, designRow, design.secureFiles, batches);
   });
 
   // Sent one after another: a batch that cannot be paid for stops the ones after it from being tried.
@@ -154,12 +147,7 @@ export async function mintCards(deps: { config: Readonly<Config>; store: Store; 
         data: encodeFunctionData({ abi: cardNftAbi, functionName: 'mintBatch', args: [JSON.parse(batch.recipients), design.metadata.sendable] }),
         gas: BATCH_BASE_GAS + GAS_PER_CARD_BOUND * BigInt(batch.card_count),
       });
-      await deps.store.db
-        .updateTable('card_mint_batches')
-        .set({ status: 'submitted', outbox_id: transaction.id, tx_hash: transaction.txHash, updated_at: epochSeconds() })
-        .where('id', '=', batch.id)
-        .where('status', '=', 'reserved')
-        .execute();
+      await markBatchSubmitted(deps.store.db, batch.id, transaction);
       settled.push({ ...batch, status: 'submitted', outbox_id: transaction.id, tx_hash: transaction.txHash });
     } catch (error) {
       if (!(error instanceof OutboxRefusal)) deps.log.warn(`mint batch ${batch.id}: ${(error as Error).message}`);
@@ -200,6 +188,28 @@ export async function checkMint(deps: { config: Readonly<Config>; store: Store }
   return contract;
 }
 
+/** The design of a payload that passed its schema, after the rules a schema cannot say (400). */
+export async function checkedDesign(
+  payload: MintDesignPayload,
+  partner: Parameters<typeof assertOwnContract>[1],
+  services: Parameters<typeof assertOwnContract>[0],
+): Promise<CardDesign> {
+  const violation = mintRuleViolation(payload);
+  if (violation) throw new AppError(Errors.BadRequest, { detail: violation });
+  await assertOwnContract(services, partner, payload.contract_address);
+  return designOf(payload);
+}
+
+export function mintAnswer(outcome: MintOutcome): MintAnswer {
+  return {
+    hash: outcome.hash,
+    hashes: outcome.hashes,
+    card_ids: outcome.cardIdsByRecipient,
+    minted_count: outcome.mintedCount,
+    fail_count: outcome.failCount,
+  };
+}
+
 /**
  * A batch's recipients in ascending address order, which is the order its cards are minted in: the
  * contract then finds an address's cards in the batch by binary search (balanceOf). `places[i]`
@@ -233,12 +243,7 @@ export async function settleMintBatch(deps: { store: Store; chains: ChainRegistr
     );
     const firstTokenId = minted.reduce((first, log) => (log.args.tokenId < first ? log.args.tokenId : first), minted[0]?.args.tokenId ?? 0n);
     if (minted.length !== batch.card_count) throw new Error(`mint batch ${batch.id}: receipt shows ${minted.length} cards, expected ${batch.card_count}`);
-    await deps.store.db
-      .updateTable('card_mint_batches')
-      .set({ status: 'minted', first_token_id: Number(firstTokenId), updated_at: epochSeconds() })
-      .where('id', '=', batch.id)
-      .where('status', '=', 'submitted')
-      .execute();
+    await markBatchMinted(deps.store.db, batch.id, Number(firstTokenId));
     return { ...batch, status: 'minted', first_token_id: Number(firstTokenId) };
   }
   return failBatch(deps, batch, transaction.error ?? 'the mint transaction reverted');
@@ -247,14 +252,7 @@ export async function settleMintBatch(deps: { store: Store; chains: ChainRegistr
 /** Marks a batch failed and gives its cards back to mint_count, once. */
 export async function failBatch(deps: { store: Store }, batch: CardMintBatchRow, reason: string): Promise<CardMintBatchRow> {
   await deps.store.db.transaction().execute(async (trx) => {
-    const moved = await trx
-      .updateTable('card_mint_batches')
-      // Node messages may carry raw revert bytes; PostgreSQL text takes no NUL.
-      .set({ status: 'failed', error: reason.replace(/[\u0000-\u001f]+/g, ' ').slice(0, 500), updated_at: epochSeconds() })
-      .where('id', '=', batch.id)
-      .where('status', 'in', ['reserved', 'submitted'])
-      .executeTakeFirst();
-    if (moved.numUpdatedRows === 1n) await releaseMintCount(trx, batch.partner_id, batch.card_count, batch.period);
+    if (await markBatchFailed(trx, batch.id, reason)) await releaseMintCount(trx, batch.partner_id, batch.card_count, batch.period);
   });
   return { ...batch, status: 'failed', error: reason };
 }
@@ -262,14 +260,7 @@ export async function failBatch(deps: { store: Store }, batch: CardMintBatchRow,
 /** Secure files a design names must be this partner's A6 uploads. */
 async function assertOwnSecureFiles(deps: { store: Store }, partnerId: string, names: string[]): Promise<void> {
   if (names.length === 0) return;
-  const found = await deps.store.db
-    .selectFrom('uploaded_files')
-    .select('name')
-    .where('name', 'in', names)
-    .where('partner_id', '=', partnerId)
-    .where('visibility', '=', 'secure')
-    .execute();
-  const known = new Set(found.map((row) => row.name));
+  const known = new Set(await findSecureUploadNames(deps.store.db, partnerId, names));
   const missing = names.find((name) => !known.has(name));
   if (missing) throw new AppError(Errors.BadRequest, { detail: `secure file ${missing} is not a secure upload of this partner` });
 }

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { epochSeconds } from '../../store/database.ts';
 import { PollingLoop } from '../../lib/polling-loop.ts';
 import { failBatch, mintIdempotencyKey, settleMintBatch } from './commands.ts';
+import { listBatchesInStatus, markBatchSubmitted } from './store.ts';
 
 /** A batch still `reserved` this long after it was stored was never signed: its mint call ended (a crash) before it. */
 export const ABANDONED_BATCH_SECONDS = 600;
@@ -21,34 +22,17 @@ const BATCHES_PER_PASS = 200;
 export async function recoverMintBatches(deps: { store: Store; chains: ChainRegistry; outbox: TransactionOutbox }, now = new Date()): Promise<{ minted: number; failed: number }> {
   const db = deps.store.db;
   const counts = { minted: 0, failed: 0 };
-  const reserved = await db
-    .selectFrom('card_mint_batches')
-    .selectAll()
-    .where('status', '=', 'reserved')
-    .orderBy('created_at')
-    .limit(BATCHES_PER_PASS)
-    .execute();
+  const reserved = await listBatchesInStatus(db, 'reserved', BATCHES_PER_PASS);
   for (const batch of reserved) {
     const transaction = await deps.outbox.findByIdempotencyKey(mintIdempotencyKey(batch.id));
     if (transaction) {
-      await db
-        .updateTable('card_mint_batches')
-        .set({ status: 'submitted', outbox_id: transaction.id, tx_hash: transaction.txHash, updated_at: epochSeconds(now) })
-        .where('id', '=', batch.id)
-        .where('status', '=', 'reserved')
-        .execute();
+      await markBatchSubmitted(db, batch.id, transaction, epochSeconds(now));
     } else if (Number(batch.created_at) <= epochSeconds(now) - ABANDONED_BATCH_SECONDS) {
       await failBatch(deps, batch, 'not sent: the mint call ended before this batch was signed');
       counts.failed += 1;
     }
   }
-  const submitted = await db
-    .selectFrom('card_mint_batches')
-    .selectAll()
-    .where('status', '=', 'submitted')
-    .orderBy('created_at')
-    .limit(BATCHES_PER_PASS)
-    .execute();
+  const submitted = await listBatchesInStatus(db, 'submitted', BATCHES_PER_PASS);
   for (const batch of submitted) {
     const transaction = batch.outbox_id ? await deps.outbox.findById(batch.outbox_id) : undefined;
     if (transaction?.status !== 'mined' && transaction?.status !== 'failed') continue;

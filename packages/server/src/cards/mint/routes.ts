@@ -3,10 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { zeroAddress, type Address } from 'viem';
 import { AppError } from '../../errors/app-error.ts';
 import { authenticatePartner, requestPartner } from '../../partner-auth/authenticate.ts';
-import { assertOwnContract } from '../partner-signing.ts';
-import { mintCards, type MintOutcome } from './commands.ts';
+import { checkedDesign, mintAnswer, mintCards } from './commands.ts';
 import { currentMintCount } from './mint-count.ts';
-import { designOf, mintRuleViolation, type CardDesign, type MintDesignPayload } from './payload.ts';
 import { MintAnswer, MintCountAnswer, mintToAddressBody } from './schema.ts';
 import { Errors } from '../../errors/codes.ts';
 
@@ -41,25 +39,3 @@ export const mintRoutes: FastifyPluginAsync = async (parent) => {
     mint_count: currentMintCount(requestPartner(request), services.config.timeZone),
   }));
 };
-
-/** The design of a payload that passed its schema, after the rules a schema cannot say (400). */
-export async function checkedDesign(
-  payload: MintDesignPayload,
-  partner: Parameters<typeof assertOwnContract>[1],
-  services: Parameters<typeof assertOwnContract>[0],
-): Promise<CardDesign> {
-  const violation = mintRuleViolation(payload);
-  if (violation) throw new AppError(Errors.BadRequest, { detail: violation });
-  await assertOwnContract(services, partner, payload.contract_address);
-  return designOf(payload);
-}
-
-export function mintAnswer(outcome: MintOutcome): MintAnswer {
-  return {
-    hash: outcome.hash,
-    hashes: outcome.hashes,
-    card_ids: outcome.cardIdsByRecipient,
-    minted_count: outcome.mintedCount,
-    fail_count: outcome.failCount,
-  };
-}

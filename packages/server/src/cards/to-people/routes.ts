@@ -1,14 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { authenticatePartner, requestPartner } from '../../partner-auth/authenticate.ts';
-import { parsePersonPair, resolvePeople, type PeopleResolution } from '../../people/index.ts';
-import { checkMint, mintCards } from '../mint/commands.ts';
-import { checkedDesign, mintAnswer } from '../mint/routes.ts';
+import { parsePersonPair, resolvePeople } from '../../people/index.ts';
+import { checkedDesign, checkMint, mintAnswer, mintCards } from '../mint/commands.ts';
 import { MintAnswer } from '../mint/schema.ts';
 import { unlockPartnerKey } from '../partner-signing.ts';
 import { HashAnswer } from '../transfer/schema.ts';
 import { CardPath } from '../ids.ts';
 import { assertRecipient, checkCardSend, transferCard } from '../transfer/commands.ts';
+import { settleInvites } from './commands.ts';
 import { mintToPersonBody, SendToPersonBody } from './schema.ts';
 
 /**
@@ -66,31 +66,3 @@ export const cardsToPeopleRoutes: FastifyPluginAsync = async (parent) => {
     },
   );
 };
-
-/**
- * Runs the transactions of a call to people, then sends the invites of those whose card arrived
- * and gives back the invite quota of the rest (all of it when the call fails).
- */
-async function settleInvites<T>(
-  resolution: PeopleResolution,
-  cardName: string,
-  partnerServiceName: string,
-  run: () => Promise<{ result: T; done: boolean[] }>,
-): Promise<T> {
-  const all = resolution.recipients.map((_, index) => index);
-  let outcome: { result: T; done: boolean[] };
-  try {
-    outcome = await run();
-  } catch (error) {
-    await resolution.releaseInvites(all);
-    throw error;
-  }
-  const arrived = all.filter((index) => outcome.done[index]);
-  try {
-    await resolution.sendInvites(arrived, { cardName, partnerServiceName });
-  } finally {
-    // Even when the messenger refuses (501), the quota of those whose card did not arrive goes back.
-    await resolution.releaseInvites(all.filter((index) => !outcome.done[index]));
-  }
-  return outcome.result;
-}

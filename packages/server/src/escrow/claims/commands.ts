@@ -11,6 +11,7 @@ import type { ChainRegistry } from '../../chain/chains.ts';
 import type { TransactionOutbox } from '../../outbox/outbox.ts';
 import type { Operator } from '../../operator/operator.ts';
 import type { EscrowClaimRow, UserRow } from '../../store/schema.ts';
+import { advanceClaimAttempt, findEscrowClaim, findPartnerServiceName, holdEscrowClaim, releaseEscrowClaim } from './store.ts';
 import { Errors } from '../../errors/codes.ts';
 
 /** Where a claimed card stands, as the chain says. */
@@ -47,7 +48,7 @@ export async function viewClaim(deps: { config: Readonly<Config>; store: Store; 
   const [status, design, partner] = await Promise.all([
     claimStatus(deps, row),
     findMintedCardDesign(deps, { chain: row.chain, address: row.contract }, Number(row.token_id)),
-    deps.store.db.selectFrom('partners').select('service_name').where('id', '=', row.partner_id).executeTakeFirst(),
+    findPartnerServiceName(deps.store.db, row.partner_id),
   ]);
   return {
     claim_id: row.id,
@@ -57,7 +58,7 @@ export async function viewClaim(deps: { config: Readonly<Config>; store: Store; 
     contract_address: row.contract,
     card_uri: cardUri(deps.config.publicUrl, Number(row.nft_id), Number(row.token_id)),
     name: design?.metadata.name ?? '',
-    partner: partner?.service_name ?? '',
+    partner: partner ?? '',
     status,
     claimed_to: status === 'claimed' ? row.claimed_to : null,
   };
@@ -98,12 +99,7 @@ async function holdClaim(deps: { store: Store; chains: ChainRegistry; outbox: Tr
   if (row.claimed_by !== null && row.claimed_by !== member.id) throw new AppError(Errors.CardAlreadyClaimed);
   if (row.claimed_by !== null) return row;
   if ((await claimStatus(deps, row)) !== 'in_escrow') throw new AppError(Errors.CardNotInEscrow, { detail: 'the partner took the card back' });
-  await deps.store.db
-    .updateTable('escrow_claims')
-    .set({ claimed_by: member.id, claimed_to: member.main_address.toLowerCase(), updated_ms: Date.now() })
-    .where('id', '=', row.id)
-    .where('claimed_by', 'is', null)
-    .execute();
+  await holdEscrowClaim(deps.store.db, row.id, { id: member.id, claimedTo: member.main_address.toLowerCase() });
   const held = await findClaim(deps, input);
   if (held.claimed_by !== member.id) throw new AppError(Errors.CardAlreadyClaimed);
   return held;
@@ -138,17 +134,12 @@ async function sendClaim(deps: { config: Readonly<Config>; store: Store; outbox:
 
 /** Moves the link to its next attempt; of two calls doing it at once, one moves it and both use it. */
 async function nextAttempt(deps: { store: Store }, row: EscrowClaimRow, input: ClaimInput): Promise<EscrowClaimRow> {
-  await deps.store.db
-    .updateTable('escrow_claims')
-    .set({ claim_attempt: row.claim_attempt + 1, updated_ms: Date.now() })
-    .where('id', '=', row.id)
-    .where('claim_attempt', '=', row.claim_attempt)
-    .execute();
+  await advanceClaimAttempt(deps.store.db, row.id, row.claim_attempt);
   return findClaim(deps, input);
 }
 
 async function findClaim(deps: { store: Store }, input: ClaimInput): Promise<EscrowClaimRow> {
-  const row = await deps.store.db.selectFrom('escrow_claims').selectAll().where('id', '=', input.claimId).executeTakeFirst();
+  const row = await findEscrowClaim(deps.store.db, input.claimId);
   if (!row || keccak256(secretBytes(input.secret)) !== row.claim_hash) throw new AppError(Errors.ClaimLinkInvalid);
   return row;
 }
@@ -167,12 +158,7 @@ async function claimStatus(deps: { chains: ChainRegistry; outbox: TransactionOut
 }
 
 async function releaseClaim(deps: { store: Store }, row: EscrowClaimRow, member: UserRow): Promise<void> {
-  await deps.store.db
-    .updateTable('escrow_claims')
-    .set({ claimed_by: null, claimed_to: null, updated_ms: Date.now() })
-    .where('id', '=', row.id)
-    .where('claimed_by', '=', member.id)
-    .execute();
+  await releaseEscrowClaim(deps.store.db, row.id, member.id);
 }
 
 /**

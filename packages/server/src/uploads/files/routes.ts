@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AppError } from '../../errors/app-error.ts';
-import { findUploadedFile } from '../commands.ts';
+import { findStoredFile } from '../commands.ts';
 import { StoredFileParams } from '../schema.ts';
-import { sendStoredFile, STORED_NAME } from '../serve.ts';
+import { sendStoredFile } from '../serve.ts';
 import { Errors } from '../../errors/codes.ts';
 
 /**
@@ -14,8 +14,7 @@ import { Errors } from '../../errors/codes.ts';
 export const fileRoutes: FastifyPluginAsync = async (parent) => {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   app.get('/v2/files/:filename', { schema: { params: StoredFileParams } }, async (request, reply) => {
-    const name = request.params.filename;
-    const file = STORED_NAME.test(name) ? await findUploadedFile(app.services, name) : undefined;
+    const file = await findStoredFile(app.services, request.params.filename);
     if (!file || file.visibility !== 'public') throw new AppError(Errors.NotFound);
     // Names are random and never reused: the bytes under one never change.
     return sendStoredFile(app.services, request, reply, file, 'public, max-age=31536000, immutable');

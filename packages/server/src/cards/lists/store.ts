@@ -54,11 +54,6 @@ export async function countHeldBappsThrough(db: Db, input: HeldBappsInput & { nf
   return Number(row.count);
 }
 
-/** One row of nft_contracts by its nft_id. */
-export function findNftContract(db: Db, nftId: number) {
-  return db.selectFrom('nft_contracts').select(['id', 'chain', 'address', 'name']).where('id', '=', nftId).executeTakeFirst();
-}
-
 function heldBapps(db: Db, input: HeldBappsInput) {
   return db
     .selectFrom('nft_contracts as c')

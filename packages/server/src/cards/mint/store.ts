@@ -1,0 +1,90 @@
+import { sql } from 'kysely';
+import { epochSeconds, type Db, type DbTransaction } from '../../store/database.ts';
+import type { CardDesignRow, CardMintBatchRow } from '../../store/schema.ts';
+
+/**
+ * Counts `cards` against the partner's monthly limit, atomically: one guarded UPDATE that starts
+ * the count afresh in a new month, so two processes can never together pass mint_limit. False when
+ * the cards do not fit (nothing was counted).
+ */
+export async function reserveMintCount(trx: Db | DbTransaction, partnerId: string, cards: number, period: string): Promise<boolean> {
+  const counted = sql<number>`case when mint_period = ${period} then mint_count else 0 end`;
+  const result = await trx
+    .updateTable('partners')
+    .set({ mint_count: sql`${counted} + ${cards}`, mint_period: period })
+    .where('id', '=', partnerId)
+    .where(sql<boolean>`${counted} + ${cards} <= mint_limit`)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+/** Gives back cards that were counted but not minted (a failed batch), in the month they were counted in. */
+export async function releaseMintCount(trx: Db | DbTransaction, partnerId: string, cards: number, period: string): Promise<void> {
+  await trx
+    .updateTable('partners')
+    .set({ mint_count: sql`case when mint_count >= ${cards} then mint_count - ${cards} else 0 end` })
+    .where('id', '=', partnerId)
+    .where('mint_period', '=', period)
+    .execute();
+}
+
+/** Stores a mint's design, the secure files it names and its batches (inside the mint's transaction). */
+export async function insertMintDesign(trx: DbTransaction, design: CardDesignRow, secureFiles: string[], batches: CardMintBatchRow[]): Promise<void> {
+  await trx.insertInto('card_designs').values(design).execute();
+  if (secureFiles.length > 0) {
+    await trx
+      .insertInto('card_secure_files')
+      .values(secureFiles.map((file_name) => ({ design_id: design.id, file_name })))
+      .execute();
+  }
+  for (const batch of batches) await trx.insertInto('card_mint_batches').values(batch).execute();
+}
+
+/** `reserved` to `submitted`, with its outbox transaction; a batch already moved on is left as it is. */
+export async function markBatchSubmitted(db: Db, batchId: string, transaction: { id: string; txHash: string }, updatedAt = epochSeconds()): Promise<void> {
+  await db
+    .updateTable('card_mint_batches')
+    .set({ status: 'submitted', outbox_id: transaction.id, tx_hash: transaction.txHash, updated_at: updatedAt })
+    .where('id', '=', batchId)
+    .where('status', '=', 'reserved')
+    .execute();
+}
+
+/** `submitted` to `minted`, with the id of its first card. */
+export async function markBatchMinted(db: Db, batchId: string, firstTokenId: number): Promise<void> {
+  await db
+    .updateTable('card_mint_batches')
+    .set({ status: 'minted', first_token_id: firstTokenId, updated_at: epochSeconds() })
+    .where('id', '=', batchId)
+    .where('status', '=', 'submitted')
+    .execute();
+}
+
+/** `reserved` or `submitted` to `failed`; true when this call moved it (so its cards are given back once). */
+export async function markBatchFailed(trx: Db | DbTransaction, batchId: string, reason: string): Promise<boolean> {
+  const moved = await trx
+    .updateTable('card_mint_batches')
+    // Node messages may carry raw revert bytes; PostgreSQL text takes no NUL.
+    .set({ status: 'failed', error: reason.replace(/[\u0000-\u001f]+/g, ' ').slice(0, 500), updated_at: epochSeconds() })
+    .where('id', '=', batchId)
+    .where('status', 'in', ['reserved', 'submitted'])
+    .executeTakeFirst();
+  return moved.numUpdatedRows === 1n;
+}
+
+/** The oldest `limit` batches in `status`. */
+export function listBatchesInStatus(db: Db, status: 'reserved' | 'submitted', limit: number): Promise<CardMintBatchRow[]> {
+  return db.selectFrom('card_mint_batches').selectAll().where('status', '=', status).orderBy('created_at').limit(limit).execute();
+}
+
+/** Which of `names` are secure uploads of the partner. */
+export async function findSecureUploadNames(db: Db, partnerId: string, names: string[]): Promise<string[]> {
+  const found = await db
+    .selectFrom('uploaded_files')
+    .select('name')
+    .where('name', 'in', names)
+    .where('partner_id', '=', partnerId)
+    .where('visibility', '=', 'secure')
+    .execute();
+  return found.map((row) => row.name);
+}

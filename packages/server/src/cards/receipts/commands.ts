@@ -1,0 +1,26 @@
+import type { Hex } from 'viem';
+import { AppError } from '../../errors/app-error.ts';
+import type { ChainRegistry } from '../../chain/chains.ts';
+import type { TransactionOutbox } from '../../outbox/outbox.ts';
+import { Errors } from '../../errors/codes.ts';
+
+/**
+ * The outbox knows the transactions the service sent (and their receipts once mined); any other
+ * hash is looked up on the main chain. No receipt yet, or no such transaction: 4700.
+ */
+export async function receiptSuccess(deps: { chains: ChainRegistry; outbox: TransactionOutbox }, hash: Hex): Promise<boolean> {
+  const known = await deps.outbox.findByHash(hash);
+  if (known) {
+    if (known.status !== 'mined' || known.receiptStatus === null) throw new AppError(Errors.NoReceipt);
+    return known.receiptStatus === 'success';
+  }
+  const receipt = await deps.chains
+    .get('main')
+    .client.getTransactionReceipt({ hash })
+    .catch((error: Error) => {
+      if (error.name === 'TransactionReceiptNotFoundError') return undefined;
+      throw error;
+    });
+  if (!receipt) throw new AppError(Errors.NoReceipt);
+  return receipt.status === 'success';
+}
