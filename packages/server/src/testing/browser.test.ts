@@ -161,7 +161,7 @@ describe('npm test on a machine without Chromium', () => {
   test('with TEST_DATABASE_URL set, a PostgreSQL pass left with no files passes', () => {
     // keyed-queue.test.ts does not use the store: nothing is left for the PostgreSQL pass, which
     // then makes no connection.
-    const result = runTests({ TEST_DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, ['packages/server/src/keyed-queue.test.ts']);
+    const result = runTests({ TEST_DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, ['packages/server/src/lib/keyed-queue.test.ts']);
     assert.equal(result.status, 0, result.stdout);
     assert.match(result.stdout, /# SQLite store: 1 test files[\s\S]*ℹ fail 0\n[\s\S]*# PostgreSQL store: 0 test files\n# browser suites: 1 test files skipped: /);
   });
