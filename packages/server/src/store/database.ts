@@ -149,10 +149,10 @@ async function migrate(store: Store, postgresSchema: string | undefined): Promis
     ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
   let outcome = await migrator.migrateToLatest();
-  // Kysely's introspection checks its privileges on every schema of the database, and PostgreSQL
-  // answers "schema does not exist" (3F000) when another schema is dropped at that moment: a
-  // passing race with someone else's schema, so the migration is tried again.
-  for (let attempt = 1; attempt < 5 && (outcome.error as { code?: string } | undefined)?.code === '3F000'; attempt++) {
+  // Kysely's introspection reads the catalog of every schema of the database, and PostgreSQL
+  // answers "schema", "relation" or "column does not exist" when another schema's tables are
+  // dropped at that moment: a passing race with someone else's schema, so the migration is tried again.
+  for (let attempt = 1; attempt < 5 && isCatalogRace(outcome.error); attempt++) {
     await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
     outcome = await migrator.migrateToLatest();
   }
@@ -163,6 +163,12 @@ async function migrate(store: Store, postgresSchema: string | undefined): Promis
       cause: error,
     });
   }
+}
+
+/** Errors of a catalog read racing another schema's drop: invalid schema, undefined table or column. */
+export function isCatalogRace(error: unknown): boolean {
+  const code = (error as { code?: string } | undefined)?.code;
+  return code === '3F000' || code === '42P01' || code === '42703';
 }
 
 /** Current time in Unix epoch seconds, the unit of every `*_at` column. */
