@@ -1,4 +1,5 @@
 import { encodeFunctionData, isAddress, isHex, type AbiFunction, type AbiParameter, type Hex } from 'viem';
+import { arrayRegex, bytesRegex, integerRegex } from 'viem/utils';
 import { AppError } from '../../errors/app-error.ts';
 import { Errors } from '../../errors/codes.ts';
 
@@ -9,9 +10,6 @@ export interface ParsedAbi {
   items: unknown[];
 }
 
-const INTEGER = /^(u?)int(\d*)$/;
-const FIXED_BYTES = /^bytes(\d+)$/;
-const ARRAY_SUFFIX = /^(.*)\[(\d*)\]$/;
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /**
@@ -79,19 +77,13 @@ function checkParameter(parameter: unknown, where: string, nesting = 0): void {
 /** The type without its array suffixes: `uint8[2][]` → `uint8`. */
 function baseType(type: string): string {
   let current = type;
-  for (let match = ARRAY_SUFFIX.exec(current); match; match = ARRAY_SUFFIX.exec(current)) current = match[1]!;
+  for (let match = arrayRegex.exec(current); match; match = arrayRegex.exec(current)) current = match[1]!;
   return current;
 }
 
+/** viem's grammar of ABI types: (u)int<8..256 by 8>, bytes<1..32>, bytes, address, bool, string. */
 function isElementaryType(type: string): boolean {
-  if (type === 'address' || type === 'bool' || type === 'string' || type === 'bytes') return true;
-  const integer = INTEGER.exec(type);
-  if (integer) {
-    const bits = integer[2] === '' ? 256 : Number(integer[2]);
-    return bits >= 8 && bits <= 256 && bits % 8 === 0 && !/^0/.test(integer[2]!);
-  }
-  const bytes = FIXED_BYTES.exec(type);
-  return Boolean(bytes && Number(bytes[1]) >= 1 && Number(bytes[1]) <= 32 && !/^0/.test(bytes[1]!));
+  return type === 'address' || type === 'bool' || type === 'string' || integerRegex.test(type) || bytesRegex.test(type);
 }
 
 /**
@@ -141,7 +133,7 @@ function coerceValue(parameter: AbiParameter, value: unknown, path: string): unk
   const mismatch = (expected: string) =>
     new AppError(Errors.InvalidParams, { detail: `argument ${path} (${type}): expected ${expected}, got ${show(value)}` });
 
-  const array = ARRAY_SUFFIX.exec(type);
+  const array = arrayRegex.exec(type);
   if (array) {
     const length = array[2] === '' ? undefined : Number(array[2]);
     if (!Array.isArray(value)) throw mismatch(length === undefined ? 'an array' : `an array of ${length}`);
@@ -183,18 +175,18 @@ function coerceValue(parameter: AbiParameter, value: unknown, path: string): unk
     if (typeof value !== 'string' || !isHex(value, { strict: true }) || value.length % 2 !== 0) throw mismatch('0x-prefixed hex bytes');
     return value;
   }
-  const fixed = FIXED_BYTES.exec(type);
-  if (fixed) {
+  const fixed = bytesRegex.exec(type);
+  if (fixed?.[1]) {
     const size = Number(fixed[1]);
     if (typeof value !== 'string' || !isHex(value, { strict: true }) || value.length !== 2 + size * 2) {
       throw mismatch(`${size} bytes as 0x-prefixed hex`);
     }
     return value;
   }
-  const integer = INTEGER.exec(type);
+  const integer = integerRegex.exec(type);
   if (integer) {
-    const signed = integer[1] === '';
-    const bits = integer[2] === '' ? 256 : Number(integer[2]);
+    const signed = integer[1] === 'int';
+    const bits = integer[2] ? Number(integer[2]) : 256;
     const parsed = parseInteger(value);
     if (parsed === undefined) throw mismatch('an integer (number, decimal string or 0x hex string)');
     const min = signed ? -(2n ** BigInt(bits - 1)) : 0n;

@@ -1,4 +1,5 @@
-import { encodeFunctionData, hashTypedData, isAddress, isHex, maxUint256, type Address, type Hex } from 'viem';
+import { encodeFunctionData, hashTypedData, isHex, maxUint256, type Address, type Hex } from 'viem';
+import type { Static } from 'typebox';
 import type { ChainContext } from '../../chain/chains.ts';
 import { AppError } from '../../errors/app-error.ts';
 import type { Config } from '../../config/config.ts';
@@ -7,10 +8,9 @@ import type { ChainRegistry } from '../../chain/chains.ts';
 import type { Logger } from 'pino';
 import { epochSeconds } from '../../store/database.ts';
 import {
-  isMessageType,
-  isRequestType,
   isTransactionAction,
-  isTransactionType,
+  type MessageType,
+  type TransactionType,
   type Action,
   type RequestType,
   type TypedDataInput,
@@ -36,6 +36,7 @@ import {
   tokenDecimals,
 } from '../chain/token-contracts.ts';
 import { Errors } from '../../errors/codes.ts';
+import type { PrepareBody, PrepareRequests } from './schema.ts';
 
 /** The answer of a successful prepare. */
 export interface PreparedRequest {
@@ -65,10 +66,10 @@ const PURGE_INTERVAL_MS = 60_000;
 let lastPurgeMs = 0;
 
 /**
- * B1: validates a prepare body rule by rule (each rule has its code; see docs/app2app.md for the
+ * B1: checks what the schema could not (each rule has its code; see docs/app2app.md for the
  * order), simulates a transaction that names `from`, and stores the request as `prepared`.
  */
-export async function prepareRequest(deps: { config: Readonly<Config>; store: Store; chains: ChainRegistry; log: Logger }, body: unknown, now = new Date()): Promise<PreparedRequest> {
+export async function prepareRequest(deps: { config: Readonly<Config>; store: Store; chains: ChainRegistry; log: Logger }, body: PrepareBody, now = new Date()): Promise<PreparedRequest> {
   const validated = await validatePrepare(deps, body);
   let estimatedGas: bigint | undefined;
   const action = validated.action;
@@ -121,31 +122,22 @@ export async function prepareRequest(deps: { config: Readonly<Config>; store: St
   return request;
 }
 
-/** Every rule of B1 except the simulation, in the documented order. */
-export async function validatePrepare(deps: { store: Store; chains: ChainRegistry }, body: unknown): Promise<ValidatedPrepare> {
-  if (!isObject(body)) throw new AppError(Errors.BadRequest, { detail: 'the body must be a JSON object' });
+/**
+ * The rules of B1 that the schema cannot say (they need the chain, the store or several fields),
+ * in the documented order after the schema's own; the simulation follows in prepareRequest.
+ */
+export async function validatePrepare(deps: { store: Store; chains: ChainRegistry }, body: PrepareBody): Promise<ValidatedPrepare> {
   const bapp = readBapp(body.bapp);
-
-  if (typeof body.type !== 'string' || body.type.trim() === '') throw new AppError(Errors.InvalidRequestType, { detail: 'type must be a non-empty string' });
-  const type = body.type.trim();
-  if (!isRequestType(type)) throw new AppError(Errors.UnknownRequestType, { detail: `unknown type ${type}` });
-
+  const type = body.type;
   // For auth the chain changes nothing: every address is returned together.
-  const chain = type === 'auth' ? deps.chains.get('main') : chainOf(deps, body.chain);
+  const chain = body.type === 'auth' ? deps.chains.get('main') : deps.chains.get(body.chain || 'main');
 
-  let action: Action;
-  if (type === 'auth') {
-    if (present(body.transaction) || present(body.message)) throw new AppError(Errors.InvalidTransaction, { detail: 'auth takes no transaction or message' });
-    action = { type: 'auth' };
-  } else if (isTransactionType(type)) {
-    if (present(body.message)) throw new AppError(Errors.InvalidTransaction, { detail: `${type} takes a transaction, not a message` });
-    if (!isObject(body.transaction)) throw new AppError(Errors.InvalidTransaction, { detail: 'transaction must be an object' });
-    action = await readTransaction(chain, type, body.transaction);
-  } else {
-    if (present(body.transaction)) throw new AppError(Errors.InvalidTransaction, { detail: `${type} takes a message, not a transaction` });
-    if (!isObject(body.message)) throw new AppError(Errors.InvalidTransaction, { detail: 'message must be an object' });
-    action = readMessage(type, body.message);
-  }
+  const action: Action =
+    body.type === 'auth'
+      ? { type: 'auth' }
+      : body.type === 'sign_message' || body.type === 'sign_message_eip191' || body.type === 'sign_typedData_v4'
+        ? readMessage(body)
+        : await readTransaction(chain, body);
 
   if (action.type !== 'auth') {
     const transaction = isTransactionAction(action) ? action : undefined;
@@ -157,53 +149,41 @@ export async function validatePrepare(deps: { store: Store; chains: ChainRegistr
     ]);
   }
 
-  const feeCredentialId = present(bapp.feeCredential)
-    ? await resolveFeeCredential(deps, bapp.feeCredential, type, chain.name)
-    : null;
+  const feeCredentialId = body.bapp.kas_authorization_key ? await resolveFeeCredential(deps, body.bapp.kas_authorization_key, type, chain.name) : null;
 
   let serviceKeyId: string | null = null;
-  if (type === 'auth' && present(bapp.serviceKey)) {
-    serviceKeyId = typeof bapp.serviceKey === 'string' ? ((await findServiceKeyId(deps.store.db, bapp.serviceKey)) ?? null) : null;
+  if (type === 'auth' && body.bapp.service_key) {
+    serviceKeyId = (await findServiceKeyId(deps.store.db, body.bapp.service_key)) ?? null;
     if (!serviceKeyId) throw new AppError(Errors.BadRequest, { detail: 'unknown service_key' });
   }
 
-  return { type, chain: chain.name, bapp: { name: bapp.name, callback: bapp.callback }, action, serviceKeyId, feeCredentialId };
+  return { type, chain: chain.name, bapp, action, serviceKeyId, feeCredentialId };
 }
 
-function readBapp(value: unknown): BappInfo & { feeCredential: unknown; serviceKey: unknown } {
-  if (!isObject(value) || typeof value.name !== 'string' || value.name.trim() === '') throw new AppError(Errors.BappNameRequired);
-  let callback: BappInfo['callback'] = null;
-  if (present(value.callback)) {
-    const given = value.callback;
-    if (!isObject(given) || !optionalString(given.success) || !optionalString(given.fail)) {
-      throw new AppError(Errors.BadRequest, { detail: 'bapp.callback must be an object with string success and fail' });
-    }
-    callback = {
-      ...(typeof given.success === 'string' && given.success ? { success: given.success } : {}),
-      ...(typeof given.fail === 'string' && given.fail ? { fail: given.fail } : {}),
-    };
-  }
-  return { name: value.name.trim(), callback, feeCredential: value.kas_authorization_key, serviceKey: value.service_key };
+type RequestOf<T extends keyof typeof PrepareRequests> = Static<(typeof PrepareRequests)[T]>;
+type TransactionRequest = RequestOf<TransactionType>;
+type MessageRequest = RequestOf<MessageType>;
+
+function readBapp(bapp: PrepareBody['bapp']): BappInfo {
+  const given = bapp.callback && typeof bapp.callback === 'object' && !Array.isArray(bapp.callback) ? bapp.callback : null;
+  const callback = given ? { ...(given.success ? { success: given.success } : {}), ...(given.fail ? { fail: given.fail } : {}) } : null;
+  return { name: bapp.name.trim(), callback };
 }
 
-function chainOf(deps: { chains: ChainRegistry }, value: unknown): ChainContext {
-  if (value === undefined || value === null || value === '') return deps.chains.get('main');
-  if (typeof value !== 'string') throw new AppError(Errors.ChainNotSupported, { detail: 'chain must be a string' });
-  return deps.chains.get(value);
-}
-
-async function readTransaction(chain: ChainContext, type: RequestType, tx: Record<string, unknown>): Promise<Action> {
-  switch (type) {
+async function readTransaction(chain: ChainContext, body: TransactionRequest): Promise<Action> {
+  switch (body.type) {
     case 'send_coin': {
-      const from = readFrom(tx.from);
-      const to = readAddress(tx.to, Errors.InvalidTo, 'to');
+      const tx = body.transaction;
+      const from = addressOrNull(tx.from);
+      const to = lower(tx.to);
       const units = parseAmount(tx.amount, NATIVE_COIN_DECIMALS);
-      return { type, from, to, amount: (tx.amount as string).trim(), call: { to, data: '0x', value: units.toString() } };
+      return { type: body.type, from, to, amount: tx.amount, call: { to, data: '0x', value: units.toString() } };
     }
     case 'send_token': {
-      const contract = readAddress(tx.contract, Errors.InvalidContract, 'contract');
-      const from = readFrom(tx.from);
-      const to = readAddress(tx.to, Errors.InvalidTo, 'to');
+      const tx = body.transaction;
+      const contract = lower(tx.contract);
+      const from = addressOrNull(tx.from);
+      const to = lower(tx.to);
       const native = contract === NATIVE_COIN_CONTRACT;
       let decimals = NATIVE_COIN_DECIMALS;
       if (!native) {
@@ -214,18 +194,19 @@ async function readTransaction(chain: ChainContext, type: RequestType, tx: Recor
         decimals = read;
       }
       const units = parseAmount(tx.amount, decimals);
-      const amount = (tx.amount as string).trim();
       const call = native
         ? { to, data: '0x' as Hex, value: units.toString() }
         : { to: contract, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, units] }), value: '0' };
       if (from && !native) await assertTokenBalance(chain, contract, from, units);
-      return { type, from, to, amount, contract, native, decimals, units: units.toString(), call };
+      return { type: body.type, from, to, amount: tx.amount, contract, native, decimals, units: units.toString(), call };
     }
     case 'send_card': {
-      const contract = readAddress(tx.contract, Errors.InvalidContract, 'contract');
-      const from = readFrom(tx.from);
-      const to = readAddress(tx.to, Errors.InvalidTo, 'to');
-      const cardId = readCardId(tx.card_id);
+      const tx = body.transaction;
+      const contract = lower(tx.contract);
+      const from = addressOrNull(tx.from);
+      const to = lower(tx.to);
+      const cardId = fitsUint256(String(tx.card_id));
+      if (cardId === undefined) throw new AppError(Errors.InvalidCardId, { detail: 'card_id is out of range' });
       if (!(await hasCode(chain, contract)) || !(await isErc721(chain, contract))) {
         throw new AppError(Errors.InvalidContract, { detail: `${contract} is not an ERC-721 card contract` });
       }
@@ -233,7 +214,7 @@ async function readTransaction(chain: ChainContext, type: RequestType, tx: Recor
       // The member's address is only known at approval; `from` is a placeholder until then (see transactionCall in approval/commands.ts).
       const sender = from ?? NATIVE_COIN_CONTRACT;
       return {
-        type,
+        type: body.type,
         from,
         to,
         contract,
@@ -242,11 +223,13 @@ async function readTransaction(chain: ChainContext, type: RequestType, tx: Recor
       };
     }
     case 'execute_contract': {
-      const to = readAddress(tx.to, Errors.InvalidTo, 'to');
-      const from = readFrom(tx.from);
-      const value = readWei(tx.value);
+      const tx = body.transaction;
+      const to = lower(tx.to);
+      const from = addressOrNull(tx.from);
+      const value = tx.value ? fitsUint256(tx.value) : 0n;
+      if (value === undefined) throw new AppError(Errors.InvalidValue, { detail: 'value is out of range' });
       const hasAbi = presentList(tx.abi);
-      const hasEncoded = present(tx.encoded_function_call);
+      const hasEncoded = Boolean(tx.encoded_function_call);
       if (hasAbi && hasEncoded) throw new AppError(Errors.InvalidTransaction, { detail: 'give abi with params, or encoded_function_call, not both' });
       if (!hasAbi && !hasEncoded) throw new AppError(Errors.InvalidTransaction, { detail: 'give abi with params, or encoded_function_call' });
       if (!hasAbi && presentList(tx.params)) throw new AppError(Errors.InvalidTransaction, { detail: 'params need abi' });
@@ -256,39 +239,32 @@ async function readTransaction(chain: ChainContext, type: RequestType, tx: Recor
       let abi: unknown[] = [];
       if (hasAbi) {
         const parsed = parseFunctionAbi(tx.abi);
-        const args = coerceParams(parsed.fn, present(tx.params) ? tx.params : []);
+        const given = tx.params || [];
+        const args = coerceParams(parsed.fn, given);
         data = encodeCall(parsed.fn, args);
         fn = describeFunction(parsed.fn);
-        params = typeof tx.params === 'string' ? (JSON.parse(tx.params) as unknown[]) : ((tx.params as unknown[] | undefined) ?? []);
+        params = typeof given === 'string' ? (JSON.parse(given) as unknown[]) : given;
         abi = parsed.items;
       } else {
-        const encoded = tx.encoded_function_call;
-        if (typeof encoded !== 'string' || !isHex(encoded, { strict: true }) || encoded.length < 10 || encoded.length % 2 !== 0) {
-          throw new AppError(Errors.InvalidTransaction, { detail: 'encoded_function_call must be 0x-prefixed hex of at least 4 bytes' });
-        }
-        data = encoded.toLowerCase() as Hex;
+        data = tx.encoded_function_call!.toLowerCase() as Hex;
       }
       if (!(await hasCode(chain, to))) throw new AppError(Errors.InvalidTo, { detail: `${to} is not a contract` });
-      return { type, from, to, value: value.toString(), function: fn, params, abi, call: { to, data, value: value.toString() } };
+      return { type: body.type, from, to, value: value.toString(), function: fn, params, abi, call: { to, data, value: value.toString() } };
     }
-    default:
-      throw new AppError(Errors.UnknownRequestType);
   }
 }
 
-function readMessage(type: RequestType, message: Record<string, unknown>): Action {
-  if (!isMessageType(type)) throw new AppError(Errors.UnknownRequestType);
-  const from = readFrom(message.from);
-  if (type === 'sign_typedData_v4') return { type, from, typed_data: readTypedData(message.value) };
-  if (typeof message.value !== 'string') throw new AppError(Errors.InvalidValue, { detail: 'message.value must be a string' });
-  if (message.is_hex_encoded !== undefined && message.is_hex_encoded !== null && typeof message.is_hex_encoded !== 'boolean') {
-    throw new AppError(Errors.InvalidTransaction, { detail: 'message.is_hex_encoded must be true or false' });
+function readMessage(body: MessageRequest): Action {
+  if (body.type === 'sign_typedData_v4') {
+    const message = body.message;
+    return { type: body.type, from: addressOrNull(message.from), typed_data: readTypedData(message.value) };
   }
+  const message = body.message;
   const hexEncoded = message.is_hex_encoded === true;
   if (hexEncoded && (!isHex(message.value, { strict: true }) || message.value.length % 2 !== 0)) {
     throw new AppError(Errors.InvalidValue, { detail: 'with is_hex_encoded, value must be 0x-prefixed hex bytes' });
   }
-  return { type, from, value: message.value, is_hex_encoded: hexEncoded };
+  return { type: body.type, from: addressOrNull(message.from), value: message.value, is_hex_encoded: hexEncoded };
 }
 
 function readTypedData(value: unknown): TypedDataInput {
@@ -318,24 +294,13 @@ function readTypedData(value: unknown): TypedDataInput {
   return input;
 }
 
-function readFrom(value: unknown): Address | null {
-  if (!present(value)) return null;
-  return readAddress(value, Errors.InvalidFrom, 'from');
+/** An address the schema accepted, lower-case; `from` may be absent (null or empty). */
+function lower(address: string): Address {
+  return address.toLowerCase() as Address;
 }
 
-function readAddress(value: unknown, code: typeof Errors.InvalidTo | typeof Errors.InvalidContract | typeof Errors.InvalidFrom, field: string): Address {
-  if (typeof value !== 'string' || !isAddress(value.trim(), { strict: true })) {
-    throw new AppError(code, { detail: `${field} must be a 0x address${typeof value === 'string' ? ` (checksum-valid when mixed case)` : ''}` });
-  }
-  return value.trim().toLowerCase() as Address;
-}
-
-function readCardId(value: unknown): bigint {
-  const text = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
-  if (typeof text !== 'string' || !/^\d+$/.test(text.trim())) throw new AppError(Errors.InvalidCardId, { detail: 'card_id must be a whole number' });
-  const id = fitsUint256(text.trim());
-  if (id === undefined) throw new AppError(Errors.InvalidCardId, { detail: 'card_id is out of range' });
-  return id;
+function addressOrNull(address: string | null | undefined): Address | null {
+  return address ? lower(address) : null;
 }
 
 /** The number a string of decimal digits stands for, when it fits in a uint256 (longer strings are not even parsed). */
@@ -345,16 +310,6 @@ function fitsUint256(digits: string): bigint | undefined {
   return value <= maxUint256 ? value : undefined;
 }
 
-function readWei(value: unknown): bigint {
-  if (!present(value)) return 0n;
-  if (typeof value !== 'string' || !/^\d+$/.test(value.trim())) {
-    throw new AppError(Errors.InvalidValue, { detail: 'value must be a whole number of the smallest unit, as a string' });
-  }
-  const wei = fitsUint256(value.trim());
-  if (wei === undefined) throw new AppError(Errors.InvalidValue, { detail: 'value is out of range' });
-  return wei;
-}
-
 /** abi and params may come as JSON text: the text `[]` is as empty as the array. */
 function presentList(value: unknown): boolean {
   return present(value) && !(typeof value === 'string' && value.trim() === '[]');
@@ -362,10 +317,6 @@ function presentList(value: unknown): boolean {
 
 function present(value: unknown): boolean {
   return value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);
-}
-
-function optionalString(value: unknown): boolean {
-  return value === undefined || value === null || typeof value === 'string';
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
