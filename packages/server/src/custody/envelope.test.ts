@@ -104,7 +104,7 @@ describe('envelope', () => {
 test('a master key rotation moves server and pin keys without the PIN; the old key then opens nothing', async () => {
   const oldKey = new Uint8Array(32).fill(1);
   const newKey = new Uint8Array(32).fill(2);
-  const secret = new Uint8Array(32).fill(9);
+  const secret = Buffer.alloc(32, 9);
   const address = `0x${'ab'.repeat(20)}`;
   for (const pin of [undefined, 'a1b2']) {
     const sealed = await sealSecret({ masterKey: oldKey, secret, ownerId: 'owner', address, pin });
