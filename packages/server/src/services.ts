@@ -3,7 +3,8 @@ import { pino, type Logger } from 'pino';
 import { ChainRegistry } from './chain/chains.ts';
 import type { Config } from './config/config.ts';
 import { KeyVault } from './custody/key-vault.ts';
-import { loadMasterKey, MASTER_KEY_FILE, MasterKeyError } from './custody/master-key.ts';
+import { openMasterKeys, wrongMasterKey, type MasterKeySource } from './custody/rotation.ts';
+import { recordMasterKeyId } from './custody/store.ts';
 import { WrongKeyError } from './custody/envelope.ts';
 import { ensureOperator, fundOperatorOnManagedChains, type Operator } from './operator/operator.ts';
 import { TransactionOutbox } from './outbox/outbox.ts';
@@ -54,16 +55,20 @@ export async function openServices(config: Readonly<Config>, options: OpenServic
     for (const closer of closers.reverse()) await closer().catch((error: Error) => log.error(error.message));
   };
   try {
-    const masterKey = await loadMasterKey({ dataDir: config.dataDir, masterKeyHex: config.masterKey });
     const store = await openStore({
       databaseUrl: config.databaseUrl ?? undefined,
       sqlitePath: join(config.dataDir, 'wallet.sqlite'),
       postgresSchema: options.postgresSchema,
     });
     closers.push(() => store.close());
-    const vault = new KeyVault(store.db, masterKey);
+    const masterKeySource = { dataDir: config.dataDir, masterKeyHex: config.masterKey };
+    const masterKeys = await openMasterKeys(store.db, masterKeySource);
+    const masterKey = masterKeys.primary;
+    const vault = new KeyVault(store.db, masterKeys);
     const operator = await ensureOperator(store.db, vault);
-    await assertMasterKeyOpensStore(operator, config);
+    await assertMasterKeyOpensStore(operator, masterKeySource);
+    // From here on the store names its master key, and a service given another one is refused.
+    await recordMasterKeyId(store.db, masterKeys.primaryId);
     const messenger = openMessenger(config.messenger, { db: store.db, log: { info: (message) => log.info(message) } });
     const tokenKey = deriveTokenKey(masterKey);
     const signInThrottle = new SignInThrottle(store.db, config.partnerApi.signInThrottle);
@@ -112,14 +117,11 @@ export async function openServices(config: Readonly<Config>, options: OpenServic
  * master.key): starting would seal new keys that the right master key could never open, and every
  * existing PIN would look wrong. Refused before anything is written.
  */
-async function assertMasterKeyOpensStore(operator: Operator, config: Readonly<Config>): Promise<void> {
+async function assertMasterKeyOpensStore(operator: Operator, source: MasterKeySource): Promise<void> {
   try {
     await operator.signer();
   } catch (error) {
     if (!(error instanceof WrongKeyError)) throw error;
-    const source = config.masterKey === null ? `${join(config.dataDir, MASTER_KEY_FILE)}` : 'WALLET_MASTER_KEY (config masterKey)';
-    throw new MasterKeyError(
-      `the master key from ${source} is not the one this store's keys were sealed with; give the store's own master key (WALLET_MASTER_KEY, or its master.key file in the data directory)`,
-    );
+    throw wrongMasterKey(source);
   }
 }

@@ -16,6 +16,8 @@ import { ACCOUNT_STATUS, findAccountOrFail, listAccounts, setAccountStatus, setM
 import { listOperatorActions, operatorName, recordOperatorAction } from '../audit/store.ts';
 import type { PartnerRow, UserRow } from '../store/schema.ts';
 import { a2aCommands, A2A_CLI_OPTIONS, A2A_CLI_USAGE } from './a2a-commands.ts';
+import { rotateMasterKey } from '../custody/rotation.ts';
+import { createBackup, restoreBackup } from '../backup/commands.ts';
 
 const USAGE = `wallet-service: the wallet service and its operator commands
 
@@ -46,6 +48,11 @@ Commands:
   limits show                             the daily and monthly limits in force (set in config)
   faucet --to ADDRESS --amount COIN [--chain main]
                                           send coins from the operator account
+  keys rotate-master [--batch-size N]     a new master key; every wrapped data key re-wrapped in
+                                          batches; resumable, run it again after a crash
+  backup create --to DIR                  a consistent copy of the store (SQLite) and the data
+                                          directory's files, beside a running service
+  backup restore --from DIR               restores a backup into --data-dir, new or empty
 ${A2A_CLI_USAGE}
 
 Global options:
@@ -80,6 +87,8 @@ const OPTIONS = {
   limit: { type: 'string' },
   cursor: { type: 'string' },
   address: { type: 'string' },
+  from: { type: 'string' },
+  'batch-size': { type: 'string' },
   ...A2A_CLI_OPTIONS,
 } satisfies ParseArgsConfig['options'];
 
@@ -109,6 +118,11 @@ export async function main(argv: string[]): Promise<number> {
       overrides: overridesFrom(values),
     });
     if (command === 'serve') return await serve(config);
+    // Restoring writes a new data directory: nothing there may be opened first.
+    if (command === 'backup restore') {
+      print({ ...(await restoreBackup({ config }, required(values, 'from'))) }, values.json ?? false);
+      return 0;
+    }
     // The longest command name that starts the positionals; what follows are its arguments (blacklist add ADDRESS).
     const name = Object.keys(COMMANDS)
       .filter((key) => command === key || command.startsWith(`${key} `))
@@ -226,8 +240,30 @@ const COMMANDS: Record<string, Handler> = {
     const page = await listOperatorActions(services.store.db, { limit: pageLimit(values), ...(values.cursor ? { cursor: values.cursor } : {}) });
     return { entries: page.entries, next_cursor: page.nextCursor };
   },
+  'keys rotate-master': async (services, values) => {
+    const { store, vault, config } = services;
+    const batchSize = values['batch-size'] === undefined ? undefined : Math.max(1, wholeNumber(values['batch-size'], 'batch-size', 10_000));
+    const result = await rotateMasterKey(
+      { db: store.db, dialect: store.dialect, vault, source: { dataDir: config.dataDir, masterKeyHex: config.masterKey } },
+      { ...(batchSize ? { batchSize } : {}), afterBatch: killAfterBatchesForTests() },
+    );
+    return { ...result };
+  },
+  'backup create': async (services, values) => ({ ...(await createBackup({ config: services.config, store: services.store }, required(values, 'to'))) }),
   ...a2aCommands,
 };
+
+/**
+ * Tests stop a rotation as a crash would: WALLET_TEST_ROTATION_KILL_AFTER_BATCHES=N kills the
+ * process (SIGKILL, nothing cleaned up) once N batches are committed.
+ */
+function killAfterBatchesForTests(): ((batches: number) => void) | undefined {
+  const limit = Number(process.env.WALLET_TEST_ROTATION_KILL_AFTER_BATCHES ?? 0);
+  if (!(limit > 0)) return undefined;
+  return (batches) => {
+    if (batches >= limit) process.kill(process.pid, 'SIGKILL');
+  };
+}
 
 /**
  * Commands that change something and record it once they have succeeded (the account commands
@@ -236,17 +272,17 @@ const COMMANDS: Record<string, Handler> = {
 const AUDITED_AFTER_THE_FACT = new Set([
   'partner create', 'partner approve', 'partner unlock', 'user create', 'user unlock', 'faucet',
   'a2a approve', 'a2a cancel', 'fee-credential create', 'fee-credential revoke', 'service-key create',
-  'blacklist add', 'blacklist remove',
+  'blacklist add', 'blacklist remove', 'keys rotate-master', 'backup create',
 ]);
 
 /** What a command acted on, from its options. */
 function targetOf(values: Values, args: string[]): string {
-  const named = values.email ?? values.user ?? values['request-key'] ?? values.to ?? values.id ?? values.name ?? values.chain;
+  const named = values.email ?? values.user ?? values['request-key'] ?? values.to ?? values.id ?? values.name ?? values.chain ?? values.from;
   return String(args[0] ?? named ?? '');
 }
 
 /** Secrets shown once (credentials, service keys) never reach the audit log. */
-const SECRET_FIELDS = new Set(['credential', 'service_key', 'kas_authorization_key']);
+const SECRET_FIELDS = new Set(['credential', 'service_key', 'kas_authorization_key', 'master_key']);
 function withoutSecrets(result: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(result).filter(([field]) => !SECRET_FIELDS.has(field)));
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { openSecret, rewrapDataKey, sealSecret, wrapServerDataKeyWithPin, WrongKeyError } from './envelope.ts';
+import { openSecret, rewrapDataKey, rewrapForMasterKey, sealSecret, wrapServerDataKeyWithPin, WrongKeyError } from './envelope.ts';
 import { sha256Hex } from './passwords.ts';
 
 const masterKey = randomBytes(32);
@@ -99,4 +99,22 @@ describe('envelope', () => {
     await assert.rejects(wrapServerDataKeyWithPin({ masterKey, sealed: next, pin: otherPin }), isWrongKey, 'a PIN sealing is not a server one');
     await assert.rejects(wrapServerDataKeyWithPin({ masterKey: randomBytes(32), sealed, pin }), isWrongKey);
   });
+});
+
+test('a master key rotation moves server and pin keys without the PIN; the old key then opens nothing', async () => {
+  const oldKey = new Uint8Array(32).fill(1);
+  const newKey = new Uint8Array(32).fill(2);
+  const secret = Buffer.alloc(32, 9);
+  const address = `0x${'ab'.repeat(20)}`;
+  for (const pin of [undefined, 'a1b2']) {
+    const sealed = await sealSecret({ masterKey: oldKey, secret, ownerId: 'owner', address, pin });
+    const moved = await rewrapForMasterKey({ from: oldKey, to: newKey, sealed, protection: pin ? 'pin' : 'server' });
+    const twice = await rewrapForMasterKey({ from: newKey, to: oldKey, sealed: moved, protection: pin ? 'pin' : 'server' });
+    for (const [key, wrapping] of [[newKey, moved], [oldKey, twice]] as const) {
+      const opened = await openSecret({ masterKey: key, sealed: { ...wrapping, encryptedSecret: sealed.encryptedSecret }, ownerId: 'owner', address, pin });
+      assert.deepEqual(opened, secret);
+    }
+    await assert.rejects(openSecret({ masterKey: oldKey, sealed: { ...moved, encryptedSecret: sealed.encryptedSecret }, ownerId: 'owner', address, pin }), WrongKeyError);
+    if (pin) await assert.rejects(openSecret({ masterKey: newKey, sealed: { ...moved, encryptedSecret: sealed.encryptedSecret }, ownerId: 'owner', address, pin: 'ffff' }), WrongKeyError);
+  }
 });

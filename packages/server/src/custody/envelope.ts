@@ -19,6 +19,13 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, scrypt } from 
  * HKDF-Extract is HMAC-SHA256(pepper, stretched), so without the master key a stolen database gives no
  * way to test a PIN guess offline; with the master key each guess still costs one scrypt. The GCM tag
  * of the wrapped data key is the only PIN check: no PIN verifier is stored.
+ *
+ * A master key rotation cannot derive the new PIN KEK without the PIN, so a `pin` key it moves keeps
+ * its PIN KEK and hides what depended on the old master key under the new one (no PIN needed):
+ *   wrappedDataKey = "r1:" + AES-GCM(HKDF(newMasterKey, kdfSalt, "wallet-service kek v1 rotated pin"), pepper | inner)
+ * where inner is the previous wrapping's bytes. The old master key alone then opens nothing: the
+ * inner wrapping a PIN guess would be tested against is sealed under the new key. A PIN change
+ * writes the plain form again. `server` keys are simply wrapped again under the new master key.
  */
 
 const KEY_BYTES = 32;
@@ -36,6 +43,10 @@ const SCRYPT_MAXMEM = 2 * 128 * SCRYPT_N * SCRYPT_R * SCRYPT_P;
 const SERVER_KEK_INFO = 'wallet-service kek v1 server';
 const PIN_PEPPER_INFO = 'wallet-service kek v1 pin pepper';
 const PIN_KEK_INFO = 'wallet-service kek v1 pin';
+const ROTATED_PIN_INFO = 'wallet-service kek v1 rotated pin';
+const MASTER_KEY_ID_INFO = 'wallet-service master key id';
+/** Marks a `pin` wrapping moved by a master key rotation (base64 never holds ':'). */
+const ROTATED_PREFIX = 'r1:';
 
 /** The three stored columns of a sealed secret, each base64. */
 export interface SealedSecret {
@@ -109,8 +120,10 @@ export async function rewrapDataKey(input: {
   sealed: WrappedDataKey;
   oldPin: string;
   newPin: string;
+  /** The master key to wrap under, when it is not the one the key is wrapped under now (a rotation). */
+  newMasterKey?: Uint8Array | undefined;
 }): Promise<WrappedDataKey> {
-  return rewrap(input.masterKey, input.sealed, input.oldPin, input.newPin);
+  return rewrap(input.masterKey, input.sealed, input.oldPin, input.newPin, input.newMasterKey);
 }
 
 /**
@@ -122,17 +135,86 @@ export async function wrapServerDataKeyWithPin(input: {
   masterKey: Uint8Array;
   sealed: WrappedDataKey;
   pin: string;
+  newMasterKey?: Uint8Array | undefined;
 }): Promise<WrappedDataKey> {
   if (!input.pin) throw new Error('a PIN is required');
-  return rewrap(input.masterKey, input.sealed, undefined, input.pin);
+  return rewrap(input.masterKey, input.sealed, undefined, input.pin, input.newMasterKey);
+}
+
+/**
+ * Moves a wrapped data key from one master key to another without a PIN (see the top of this file):
+ * `server` keys are wrapped again under a new salt, `pin` keys get the rotated form. WrongKeyError
+ * when `from` does not open it. encryptedSecret stays as it is.
+ */
+export async function rewrapForMasterKey(input: {
+  from: Uint8Array;
+  to: Uint8Array;
+  sealed: WrappedDataKey;
+  protection: 'server' | 'pin';
+}): Promise<WrappedDataKey> {
+  assertMasterKey(input.to);
+  if (input.protection === 'server') {
+    const dataKey = await unwrapDataKey(input.from, input.sealed, undefined);
+    const salt = randomBytes(SALT_BYTES);
+    const kek = hkdf(input.to, salt, SERVER_KEK_INFO);
+    try {
+      return { kdfSalt: salt.toString('base64'), wrappedDataKey: encrypt(kek, dataKey) };
+    } finally {
+      dataKey.fill(0);
+      kek.fill(0);
+    }
+  }
+  assertMasterKey(input.from);
+  const { pepper, inner } = peelPinWrapping(input.from, input.sealed);
+  const salt = Buffer.from(input.sealed.kdfSalt, 'base64');
+  const outerKey = hkdf(input.to, salt, ROTATED_PIN_INFO);
+  const payload = Buffer.concat([pepper, inner]);
+  try {
+    return { kdfSalt: input.sealed.kdfSalt, wrappedDataKey: ROTATED_PREFIX + encrypt(outerKey, payload) };
+  } finally {
+    pepper.fill(0);
+    outerKey.fill(0);
+    payload.fill(0);
+  }
+}
+
+/** A short public id of a master key (HKDF, so it says nothing about the key): which key wraps a row. */
+export function masterKeyId(masterKey: Uint8Array): string {
+  assertMasterKey(masterKey);
+  return Buffer.from(hkdfSync('sha256', masterKey, new Uint8Array(0), MASTER_KEY_ID_INFO, 8)).toString('hex');
+}
+
+/**
+ * The master key's part of a `pin` wrapping, the pepper, and the bytes the PIN KEK opens: derived
+ * for the plain form, unsealed for the rotated form (WrongKeyError under another master key).
+ */
+function peelPinWrapping(masterKey: Uint8Array, sealed: WrappedDataKey): { pepper: Buffer; inner: Buffer } {
+  const salt = Buffer.from(sealed.kdfSalt, 'base64');
+  if (!sealed.wrappedDataKey.startsWith(ROTATED_PREFIX)) {
+    return { pepper: hkdf(masterKey, salt, PIN_PEPPER_INFO), inner: Buffer.from(sealed.wrappedDataKey, 'base64') };
+  }
+  const outerKey = hkdf(masterKey, salt, ROTATED_PIN_INFO);
+  try {
+    const payload = decrypt(outerKey, Buffer.from(sealed.wrappedDataKey.slice(ROTATED_PREFIX.length), 'base64'));
+    if (payload.length <= KEY_BYTES) throw new WrongKeyError('the rotated wrapping is truncated');
+    return { pepper: payload.subarray(0, KEY_BYTES), inner: payload.subarray(KEY_BYTES) };
+  } finally {
+    outerKey.fill(0);
+  }
 }
 
 /** Unwraps the data key with the old KEK (no PIN: the server KEK) and wraps it under a new salt and PIN. */
-async function rewrap(masterKey: Uint8Array, sealed: WrappedDataKey, oldPin: string | undefined, newPin: string): Promise<WrappedDataKey> {
+async function rewrap(
+  masterKey: Uint8Array,
+  sealed: WrappedDataKey,
+  oldPin: string | undefined,
+  newPin: string,
+  newMasterKey: Uint8Array = masterKey,
+): Promise<WrappedDataKey> {
   const dataKey = await unwrapDataKey(masterKey, sealed, oldPin);
   const salt = randomBytes(SALT_BYTES);
   try {
-    const kek = await deriveKek(masterKey, salt, newPin);
+    const kek = await deriveKek(newMasterKey, salt, newPin);
     try {
       return { kdfSalt: salt.toString('base64'), wrappedDataKey: encrypt(kek, dataKey) };
     } finally {
@@ -154,9 +236,20 @@ function associatedData(ownerId: string, address: string): Buffer {
 
 async function unwrapDataKey(masterKey: Uint8Array, sealed: WrappedDataKey, pin: string | undefined): Promise<Buffer> {
   assertMasterKey(masterKey);
-  const kek = await deriveKek(masterKey, Buffer.from(sealed.kdfSalt, 'base64'), pin);
+  const salt = Buffer.from(sealed.kdfSalt, 'base64');
+  if (pin === undefined && sealed.wrappedDataKey.startsWith(ROTATED_PREFIX)) throw new WrongKeyError('a PIN-protected key needs its PIN');
+  let kek: Buffer;
+  let inner: Buffer;
+  if (pin === undefined) {
+    kek = hkdf(masterKey, salt, SERVER_KEK_INFO);
+    inner = Buffer.from(sealed.wrappedDataKey, 'base64');
+  } else {
+    const peeled = peelPinWrapping(masterKey, sealed);
+    inner = peeled.inner;
+    kek = await pinKek(pin, salt, peeled.pepper);
+  }
   try {
-    const dataKey = decrypt(kek, sealed.wrappedDataKey);
+    const dataKey = decrypt(kek, inner);
     if (dataKey.length !== KEY_BYTES) {
       dataKey.fill(0);
       throw new WrongKeyError('the wrapped data key has the wrong length');
@@ -169,8 +262,18 @@ async function unwrapDataKey(masterKey: Uint8Array, sealed: WrappedDataKey, pin:
 
 async function deriveKek(masterKey: Uint8Array, salt: Uint8Array, pin: string | undefined): Promise<Buffer> {
   if (pin === undefined) return hkdf(masterKey, salt, SERVER_KEK_INFO);
-  const stretched = await scryptAsync(normalizePin(pin), salt);
-  const pepper = hkdf(masterKey, salt, PIN_PEPPER_INFO);
+  return pinKek(pin, salt, hkdf(masterKey, salt, PIN_PEPPER_INFO));
+}
+
+/** The PIN KEK from the PIN and the master key's pepper (zeroed here). */
+async function pinKek(pin: string, salt: Uint8Array, pepper: Buffer): Promise<Buffer> {
+  let stretched: Buffer;
+  try {
+    stretched = await scryptAsync(normalizePin(pin), salt);
+  } catch (error) {
+    pepper.fill(0);
+    throw error;
+  }
   try {
     return hkdf(stretched, pepper, PIN_KEK_INFO);
   } finally {
@@ -204,8 +307,8 @@ function encrypt(key: Uint8Array, plaintext: Uint8Array, aad?: Buffer): string {
   return Buffer.concat([iv, ciphertext, cipher.getAuthTag()]).toString('base64');
 }
 
-function decrypt(key: Uint8Array, packed: string, aad?: Buffer): Buffer {
-  const bytes = Buffer.from(packed, 'base64');
+function decrypt(key: Uint8Array, packed: string | Buffer, aad?: Buffer): Buffer {
+  const bytes = typeof packed === 'string' ? Buffer.from(packed, 'base64') : packed;
   if (bytes.length < IV_BYTES + TAG_BYTES) throw new WrongKeyError('the ciphertext is truncated');
   const iv = bytes.subarray(0, IV_BYTES);
   const tag = bytes.subarray(bytes.length - TAG_BYTES);

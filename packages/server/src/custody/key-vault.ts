@@ -10,16 +10,20 @@ import { KeyedQueue } from '../lib/keyed-queue.ts';
 import { epochSeconds, type Db, type DbTransaction } from '../store/database.ts';
 import type { KeyOwnerType, KeyProtection, KeySecretKind, SigningKeyRow } from '../store/schema.ts';
 import { signTransactionWithKey } from './transaction-signature.ts';
-import { openSecret, rewrapDataKey, sealSecret, wrapServerDataKeyWithPin, WrongKeyError, type SealedSecret } from './envelope.ts';
+import { openSecret, rewrapDataKey, rewrapForMasterKey, sealSecret, wrapServerDataKeyWithPin, WrongKeyError, type SealedSecret } from './envelope.ts';
+import { MasterKeyRing } from './master-key-ring.ts';
 import { Errors } from '../errors/codes.ts';
 import {
   clearPinFailures,
   countPinAttempt,
   findKeyOfOwner,
   findPinFailures,
+  findKeyWrapping,
   findSealedKey,
   insertSigningKey,
+  readMasterKeyState,
   replaceWrapping,
+  type KeyWrapping,
   type SealedRow,
 } from './store.ts';
 
@@ -79,7 +83,8 @@ export function deriveEvmPrivateKey(mnemonic: string): Uint8Array {
  */
 export class KeyVault {
   readonly #db: Db;
-  readonly #masterKey: Uint8Array;
+  /** The master keys rows are wrapped under, by id (each row names its own). */
+  readonly #keys: MasterKeyRing;
   /**
    * PIN attempts on one key, one at a time in this process. Each attempt is counted before it is
    * tried, so attempts running side by side would count as failures until they finish: a burst of
@@ -91,10 +96,11 @@ export class KeyVault {
   /** Helper shared with code that derives addresses from mnemonics. */
   static readonly deriveEvmPrivateKey = deriveEvmPrivateKey;
 
-  constructor(db: Db, masterKey: Uint8Array) {
-    if (masterKey.length !== 32) throw new Error('the master key must be 32 bytes');
+  constructor(db: Db, masterKey: Uint8Array | MasterKeyRing) {
+    const keys = masterKey instanceof MasterKeyRing ? masterKey : new MasterKeyRing(masterKey);
+    if (keys.primary.length !== 32) throw new Error('the master key must be 32 bytes');
     this.#db = db;
-    this.#masterKey = masterKey;
+    this.#keys = keys;
   }
 
   /**
@@ -110,17 +116,19 @@ export class KeyVault {
         ? secp256k1.utils.randomSecretKey()
         : mnemonicToEntropy(generateMnemonic(wordlist, 128), wordlist);
     const keyId = randomUUID();
+    const db = trx ?? this.#db;
     try {
       const address = addressOf(input.secretKind, secret);
+      const sealing = await this.#sealingKey(db);
       const sealed = await sealSecret({
-        masterKey: this.#masterKey,
+        masterKey: sealing.key,
         secret,
         ownerId: input.ownerId,
         address,
         pin: input.protection === 'pin' ? input.pin : undefined,
       });
       const now = epochSeconds();
-      await insertSigningKey(trx ?? this.#db, {
+      await insertSigningKey(db, {
           id: keyId,
           owner_type: input.ownerType,
           owner_id: input.ownerId,
@@ -131,9 +139,11 @@ export class KeyVault {
           wrapped_data_key: sealed.wrappedDataKey,
           encrypted_secret: sealed.encryptedSecret,
           pin_failures: 0,
+          master_key_id: sealing.id,
           created_at: now,
           updated_at: now,
         });
+      await this.#settle(db, keyId, sealing.id);
       return { keyId, address };
     } finally {
       secret.fill(0);
@@ -149,10 +159,12 @@ export class KeyVault {
     const row = await this.#sealedRow(keyId);
     if (row.protection === 'server') {
       if (pin !== undefined) throw new Error(`signing key ${keyId} is server-protected and takes no PIN`);
-      const secret = await openSecret({ masterKey: this.#masterKey, sealed: sealedOf(row), ownerId: row.owner_id, address: row.address });
+      const secret = await openSecret({ masterKey: await this.#keys.get(row.master_key_id), sealed: sealedOf(row), ownerId: row.owner_id, address: row.address });
       return toUnlockedKey(keyId, row, secret);
     }
     requirePin(pin, row.pin_failures);
+    // Finds the row's master key before a PIN attempt is counted: a missing key is no wrong PIN.
+    await this.#keys.get(row.master_key_id);
     return this.#pinAttempts.run(keyId, () => this.#unlockWithPin(keyId, pin));
   }
 
@@ -161,7 +173,7 @@ export class KeyVault {
     let secret: Uint8Array;
     try {
       secret = await openSecret({
-        masterKey: this.#masterKey,
+        masterKey: await this.#keys.get(attempt.master_key_id),
         sealed: sealedOf(attempt),
         ownerId: attempt.owner_id,
         address: attempt.address,
@@ -194,20 +206,22 @@ export class KeyVault {
   }
 
   async #rewrapUnderNewPin(keyId: string, oldPin: string, newPin: string): Promise<void> {
+    const sealing = await this.#sealingKey(this.#db);
     const attempt = await this.#countAttempt(keyId);
     let rewrapped: { kdfSalt: string; wrappedDataKey: string };
     try {
-      rewrapped = await rewrapDataKey({ masterKey: this.#masterKey, sealed: sealedOf(attempt), oldPin, newPin });
+      rewrapped = await rewrapDataKey({ masterKey: await this.#keys.get(attempt.master_key_id), newMasterKey: sealing.key, sealed: sealedOf(attempt), oldPin, newPin });
     } catch (error) {
       throw pinError(error, attempt.pin_failures);
     }
     const replaced = await replaceWrapping(this.#db, {
       keyId,
       old: { kdfSalt: attempt.kdf_salt, wrappedDataKey: attempt.wrapped_data_key },
-      next: rewrapped,
+      next: { ...rewrapped, masterKeyId: sealing.id },
       now: epochSeconds(),
     });
     if (!replaced) throw new AppError(Errors.WrongPin, { detail: 'the PIN was changed at the same time' });
+    await this.#settle(this.#db, keyId, sealing.id);
   }
 
   /**
@@ -223,14 +237,16 @@ export class KeyVault {
     const row = await findSealedKey(db, keyId);
     if (!row) throw new SigningKeyNotFoundError(keyId);
     if (row.protection !== 'server') throw new Error(`signing key ${keyId} is already PIN-protected`);
-    const wrapped = await wrapServerDataKeyWithPin({ masterKey: this.#masterKey, sealed: sealedOf(row), pin });
+    const sealing = await this.#sealingKey(db);
+    const wrapped = await wrapServerDataKeyWithPin({ masterKey: await this.#keys.get(row.master_key_id), newMasterKey: sealing.key, sealed: sealedOf(row), pin });
     const replaced = await replaceWrapping(db, {
       keyId,
       old: { kdfSalt: row.kdf_salt, wrappedDataKey: row.wrapped_data_key, protection: 'server' },
-      next: { kdfSalt: wrapped.kdfSalt, wrappedDataKey: wrapped.wrappedDataKey, protection: 'pin' },
+      next: { kdfSalt: wrapped.kdfSalt, wrappedDataKey: wrapped.wrappedDataKey, protection: 'pin', masterKeyId: sealing.id },
       now: epochSeconds(),
     });
     if (!replaced) throw new Error(`signing key ${keyId} changed while it was being PIN-protected`);
+    await this.#settle(db, keyId, sealing.id);
   }
 
   /** Clears the wrong-PIN count, which also lifts a lock (an operator action). */
@@ -249,6 +265,62 @@ export class KeyVault {
   async findByOwner(ownerType: KeyOwnerType, ownerId: string): Promise<{ keyId: string; address: `0x${string}` } | undefined> {
     const row = await findKeyOfOwner(this.#db, ownerType, ownerId);
     return row ? { keyId: row.id, address: row.address as `0x${string}` } : undefined;
+  }
+
+  /** The master key with this id (a rotation's new key is read from the data directory). */
+  async masterKey(id: string): Promise<Uint8Array> {
+    return this.#keys.get(id);
+  }
+
+  /**
+   * Wraps these keys' data keys under the master key `toId` instead of the one each row names (a
+   * master key rotation): no PIN is needed, the encrypted secrets and wrong-PIN counts stay. Each
+   * update is guarded by the wrapping it replaces; a key changed meanwhile is left for the next
+   * pass. In `trx` when given, else in one transaction. How many keys moved.
+   */
+  async moveToMasterKey(rows: KeyWrapping[], toId: string, trx?: DbTransaction): Promise<number> {
+    const to = await this.#keys.get(toId);
+    const moves: Array<{ row: KeyWrapping; next: { kdfSalt: string; wrappedDataKey: string } }> = [];
+    for (const row of rows) {
+      const from = await this.#keys.get(row.master_key_id);
+      const sealed = { kdfSalt: row.kdf_salt, wrappedDataKey: row.wrapped_data_key };
+      moves.push({ row, next: await rewrapForMasterKey({ from, to, sealed, protection: row.protection }) });
+    }
+    const write = async (db: Db | DbTransaction) => {
+      let moved = 0;
+      for (const { row, next } of moves) {
+        const replaced = await replaceWrapping(db, {
+          keyId: row.id,
+          old: { kdfSalt: row.kdf_salt, wrappedDataKey: row.wrapped_data_key },
+          next: { ...next, masterKeyId: toId },
+          now: epochSeconds(),
+          keepPinFailures: true,
+        });
+        if (replaced) moved += 1;
+      }
+      return moved;
+    };
+    return trx ? write(trx) : this.#db.transaction().execute(write);
+  }
+
+  /** The key new wrappings go under: a rotation's new key once it has started. */
+  async #sealingKey(db: Db | DbTransaction): Promise<{ id: string; key: Uint8Array }> {
+    const { current, rotation } = await readMasterKeyState(db);
+    const id = rotation?.to ?? current ?? this.#keys.primaryId;
+    return { id, key: await this.#keys.get(id) };
+  }
+
+  /**
+   * A rotation may have started while this key was being wrapped under the previous key; if so it
+   * moves now, so no key is left under a master key the rotation is about to retire.
+   */
+  async #settle(db: Db | DbTransaction, keyId: string, sealedUnder: string): Promise<void> {
+    const now = await this.#sealingKey(db);
+    if (now.id === sealedUnder) return;
+    const row = await findKeyWrapping(db, keyId);
+    if (!row || row.master_key_id === now.id) return;
+    if (db.isTransaction) await this.moveToMasterKey([row], now.id, db as DbTransaction);
+    else await this.moveToMasterKey([row], now.id);
   }
 
   async #sealedRow(keyId: string): Promise<SealedRow> {

@@ -1,11 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { link, lstat, mkdir, open, readFile, unlink } from 'node:fs/promises';
+import { link, lstat, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
 const MASTER_KEY_BYTES = 32;
 const MASTER_KEY_HEX = /^[0-9a-fA-F]{64}$/;
 /** Name of the key file inside the data directory. */
 export const MASTER_KEY_FILE = 'master.key';
+/** The new key of a master key rotation in progress (`keys rotate-master`), beside master.key. */
+export const NEXT_MASTER_KEY_FILE = 'master.key.next';
 
 /** The master key could not be loaded; the service must not start. */
 export class MasterKeyError extends Error {
@@ -37,6 +39,50 @@ export async function loadMasterKey(options: { dataDir: string; masterKeyHex: st
  */
 async function createIfMissing(path: string): Promise<void> {
   if (await exists(path)) return;
+  await publishNewKey(path);
+}
+
+/**
+ * Writes a new random key to `<dataDir>/master.key.next` (0600, synced) for a rotation that has not
+ * recorded its key yet, replacing what a rotation that crashed before recording left there.
+ */
+export async function createNextMasterKey(dataDir: string): Promise<Uint8Array> {
+  const path = join(dataDir, NEXT_MASTER_KEY_FILE);
+  await unlink(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+  });
+  await publishNewKey(path);
+  await syncDirectory(dataDir);
+  return readKeyFile(path);
+}
+
+/** Makes the rotation's new key the data directory's master.key (one atomic rename). */
+export async function promoteNextMasterKey(dataDir: string): Promise<void> {
+  await rename(join(dataDir, NEXT_MASTER_KEY_FILE), join(dataDir, MASTER_KEY_FILE));
+  await syncDirectory(dataDir);
+}
+
+/** The keys kept in the data directory (master.key, master.key.next), whichever exist. */
+export async function readDataDirMasterKeys(dataDir: string): Promise<Uint8Array[]> {
+  const keys: Uint8Array[] = [];
+  for (const name of [MASTER_KEY_FILE, NEXT_MASTER_KEY_FILE]) {
+    const path = join(dataDir, name);
+    if (await exists(path)) keys.push(await readKeyFile(path));
+  }
+  return keys;
+}
+
+async function syncDirectory(path: string): Promise<void> {
+  if (process.platform === 'win32') return;
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function publishNewKey(path: string): Promise<void> {
   const temporary = `${path}.${randomUUID()}.tmp`;
   const key = randomBytes(MASTER_KEY_BYTES);
   const contents = Buffer.from(`${key.toString('hex')}\n`, 'utf8');

@@ -1,10 +1,11 @@
+import { sql } from 'kysely';
 import type { Db } from '../store/database.ts';
 import type { KeyOwnerType, SigningKeyRow } from '../store/schema.ts';
 
 /** The columns a key is unsealed from, and its wrong-PIN count. */
 export type SealedRow = Pick<
   SigningKeyRow,
-  'owner_id' | 'address' | 'secret_kind' | 'protection' | 'kdf_salt' | 'wrapped_data_key' | 'encrypted_secret' | 'pin_failures'
+  'owner_id' | 'address' | 'secret_kind' | 'protection' | 'kdf_salt' | 'wrapped_data_key' | 'encrypted_secret' | 'pin_failures' | 'master_key_id'
 >;
 
 const SEALED_COLUMNS = [
@@ -16,6 +17,7 @@ const SEALED_COLUMNS = [
   'wrapped_data_key',
   'encrypted_secret',
   'pin_failures',
+  'master_key_id',
 ] as const;
 
 export async function insertSigningKey(db: Db, row: SigningKeyRow): Promise<void> {
@@ -45,23 +47,33 @@ export async function replaceWrapping(
   input: {
     keyId: string;
     old: { kdfSalt: string; wrappedDataKey: string; protection?: SigningKeyRow['protection'] };
-    next: { kdfSalt: string; wrappedDataKey: string; protection?: SigningKeyRow['protection'] };
+    next: { kdfSalt: string; wrappedDataKey: string; protection?: SigningKeyRow['protection']; masterKeyId: string };
     now: number;
+    /** A PIN change clears the wrong-PIN count; a master key rotation must not. */
+    keepPinFailures?: boolean;
   },
 ): Promise<boolean> {
   let update = db
     .updateTable('signing_keys')
     .set({
       ...(input.next.protection ? { protection: input.next.protection } : {}),
+      master_key_id: input.next.masterKeyId,
       kdf_salt: input.next.kdfSalt,
       wrapped_data_key: input.next.wrappedDataKey,
-      pin_failures: 0,
+      ...(input.keepPinFailures ? {} : { pin_failures: 0 }),
       updated_at: input.now,
     })
     .where('id', '=', input.keyId);
   if (input.old.protection) update = update.where('protection', '=', input.old.protection);
   const result = await update.where('kdf_salt', '=', input.old.kdfSalt).where('wrapped_data_key', '=', input.old.wrappedDataKey).executeTakeFirst();
   return result.numUpdatedRows === 1n;
+}
+
+/** What a master key rotation moves of a key. */
+export type KeyWrapping = Pick<SigningKeyRow, 'id' | 'protection' | 'kdf_salt' | 'wrapped_data_key' | 'master_key_id'>;
+
+export async function findKeyWrapping(db: Db, keyId: string): Promise<KeyWrapping | undefined> {
+  return db.selectFrom('signing_keys').select(['id', 'protection', 'kdf_salt', 'wrapped_data_key', 'master_key_id']).where('id', '=', keyId).executeTakeFirst();
 }
 
 export async function findPinFailures(db: Db, keyId: string): Promise<number | undefined> {
@@ -94,3 +106,76 @@ export async function countPinAttempt(db: Db, keyId: string, maxFailures: number
     .returning(SEALED_COLUMNS)
     .executeTakeFirst();
 }
+
+/** Settings of the master key: the id of the key in force, and the rotation under way (JSON). */
+const MASTER_KEY_ID_SETTING = 'master_key_id';
+const ROTATION_SETTING = 'master_key_rotation';
+
+/** A master key rotation under way: from which key to which (ids), since when. */
+export interface MasterKeyRotation {
+  from: string;
+  to: string;
+  startedAtMs: number;
+}
+
+export async function readMasterKeyState(db: Db): Promise<{ current: string | undefined; rotation: MasterKeyRotation | undefined }> {
+  const rows = await db.selectFrom('service_settings').select(['key', 'value']).where('key', 'in', [MASTER_KEY_ID_SETTING, ROTATION_SETTING]).execute();
+  const value = (key: string) => rows.find((row) => row.key === key)?.value;
+  const rotation = value(ROTATION_SETTING);
+  return { current: value(MASTER_KEY_ID_SETTING), rotation: rotation ? (JSON.parse(rotation) as MasterKeyRotation) : undefined };
+}
+
+/**
+ * Records the id of the master key in force when none is recorded yet (a store from before
+ * rotations), and tags the keys wrapped before tags existed with it. The id that stands.
+ */
+export async function recordMasterKeyId(db: Db, id: string): Promise<string> {
+  await db.insertInto('service_settings').values({ key: MASTER_KEY_ID_SETTING, value: id }).onConflict((conflict) => conflict.column('key').doNothing()).execute();
+  const { current } = await readMasterKeyState(db);
+  await db.updateTable('signing_keys').set({ master_key_id: current! }).where('master_key_id', 'is', null).execute();
+  return current!;
+}
+
+/** Records a rotation unless one is recorded already; the rotation that stands. */
+export async function startRotation(db: Db, rotation: MasterKeyRotation): Promise<MasterKeyRotation> {
+  await db.insertInto('service_settings').values({ key: ROTATION_SETTING, value: JSON.stringify(rotation) }).onConflict((conflict) => conflict.column('key').doNothing()).execute();
+  return (await readMasterKeyState(db)).rotation!;
+}
+
+/** The next keys not yet wrapped under `masterKeyId`, in id order. */
+export async function findKeysNotUnder(db: Db, masterKeyId: string, limit: number): Promise<KeyWrapping[]> {
+  return db
+    .selectFrom('signing_keys')
+    .select(['id', 'protection', 'kdf_salt', 'wrapped_data_key', 'master_key_id'])
+    .where((eb) => eb.or([eb('master_key_id', 'is', null), eb('master_key_id', '!=', masterKeyId)]))
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Ends a rotation: in one transaction, unless a key is still wrapped under another key, the new key
+ * becomes the one in force. On PostgreSQL the table is locked first so a key written by a
+ * transaction still open is counted. Whether it ended.
+ */
+export async function finishRotation(db: Db, dialect: 'sqlite' | 'postgres', to: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    // The write first: SQLite takes its write lock, so no key can be written meanwhile.
+    await trx.updateTable('service_settings').set({ value: to }).where('key', '=', MASTER_KEY_ID_SETTING).execute();
+    if (dialect === 'postgres') await sql`lock table signing_keys in share mode`.execute(trx);
+    const left = await trx
+      .selectFrom('signing_keys')
+      .select('id')
+      .where((eb) => eb.or([eb('master_key_id', 'is', null), eb('master_key_id', '!=', to)]))
+      .limit(1)
+      .executeTakeFirst();
+    if (left) throw new RotationNotDone();
+    await trx.deleteFrom('service_settings').where('key', '=', ROTATION_SETTING).execute();
+    return true;
+  }).catch((error: unknown) => {
+    if (error instanceof RotationNotDone) return false;
+    throw error;
+  });
+}
+
+class RotationNotDone extends Error {}

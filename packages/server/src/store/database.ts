@@ -26,6 +26,8 @@ export interface Store {
   dialect: StoreDialect;
   /** Answers when the store is reachable; used by /health. */
   ping(): Promise<void>;
+  /** SQLite only: a consistent copy of the database at `path` while it is in use (SQLite's online backup). */
+  backupTo?(path: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -79,6 +81,9 @@ function openSqlite(path: string): Store {
     dialect: 'sqlite',
     async ping() {
       database.prepare('select 1').get();
+    },
+    async backupTo(path: string) {
+      await database.backup(path);
     },
     close: () => db.destroy(),
   };

@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /**
  * Row types of every table. Times are Unix epoch seconds unless the column name ends in `_ms`.
@@ -58,6 +58,8 @@ export interface SigningKeyTable {
   encrypted_secret: string;
   /** Wrong PINs in a row; incremented before each attempt, reset on success. */
   pin_failures: Generated<number>;
+  /** Public id of the master key that wraps the data key; null: the store's key before any rotation. */
+  master_key_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: number;
   updated_at: number;
 }

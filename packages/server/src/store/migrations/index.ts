@@ -10,6 +10,7 @@ import * as inviteCharges from './008-invite-charges.ts';
 import * as escrowClaims from './009-escrow-claims.ts';
 import * as claimAttempts from './010-claim-attempts.ts';
 import * as operatorAudit from './011-operator-audit.ts';
+import * as masterKeyId from './012-master-key-id.ts';
 
 import type { MigrationContext } from './context.ts';
 
@@ -32,6 +33,7 @@ const migrations: Record<string, MigrationModule> = {
   '009-escrow-claims': escrowClaims,
   '010-claim-attempts': claimAttempts,
   '011-operator-audit': operatorAudit,
+  '012-master-key-id': masterKeyId,
 };
 
 export function migrationProvider(context: MigrationContext): MigrationProvider {

@@ -1,0 +1,191 @@
+import assert from 'node:assert/strict';
+import { execFile, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { after, before, describe, test } from 'node:test';
+import { createPublicClient, http } from 'viem';
+import { openStore } from '../store/database.ts';
+import { KeyVault } from '../custody/key-vault.ts';
+import { MasterKeyRing } from '../custody/master-key-ring.ts';
+import { createTestSchema } from '../testing/test-services.ts';
+import { startService, stopService, WALLET_SERVICE_BIN as BIN } from '../testing/service-process.ts';
+import { databaseUrlWithSchema } from '../testing/test-store.ts';
+
+const run = promisify(execFile);
+
+/**
+ * `keys rotate-master` and `backup create|restore` through the CLI beside a running service: a
+ * rotation killed halfway and run again, then a backup taken while requests are written, restored
+ * into a new data directory and served from there.
+ */
+describe('keys rotate-master and backup (child processes)', () => {
+  const root = mkdtempSync(join(tmpdir(), 'wallet-keys-'));
+  const dataDir = join(root, 'data');
+  const postgres = process.env.WALLET_TEST_STORE === 'postgres';
+  let env: NodeJS.ProcessEnv;
+  let service: ChildProcess | undefined;
+  let baseUrl = '';
+  let dropSchema: (() => Promise<void>) | undefined;
+
+  before(async () => {
+    env = { ...process.env, WALLET_DATA_DIR: dataDir, PORT: '0', WALLET_CHAIN_ETHEREUM: 'off', WALLET_CHAIN_POLYGON: 'off', LOG_LEVEL: 'warn' };
+    delete env.WALLET_MASTER_KEY;
+    if (postgres) {
+      const schema = await createTestSchema();
+      dropSchema = schema.drop;
+      env.DATABASE_URL = databaseUrlWithSchema(schema.databaseUrl, schema.schema);
+    }
+    ({ service, baseUrl } = await startService(env));
+  });
+
+  after(async () => {
+    await stopService(service);
+    await dropSchema?.();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  function cli(args: string[], extra: NodeJS.ProcessEnv = {}) {
+    const result = spawnSync(process.execPath, [BIN, ...args], { env: { ...env, ...extra }, encoding: 'utf8', timeout: 180_000 });
+    return { code: result.status, signal: result.signal, stdout: result.stdout.trim(), stderr: result.stderr.trim() };
+  }
+  function json(args: string[], extra: NodeJS.ProcessEnv = {}) {
+    const result = cli([...args, '--json'], extra);
+    assert.equal(result.code, 0, result.stderr);
+    return JSON.parse(result.stdout);
+  }
+  async function post(path: string, body: unknown, token?: string) {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+  /** A member signs a message with their PIN on the running service's route. */
+  async function memberSigns(email: string, pin: string) {
+    const session = await post('/v2/wallet-app/sessions', { email, password: sha('pw') });
+    assert.equal(session.status, 200, JSON.stringify(session.body));
+    const prepared = await post('/v2/a2a/prepare', { bapp: { name: 'rotation test' }, type: 'sign_message', message: { value: 'hello' } });
+    const approved = await post(`/v2/wallet-app/a2a/requests/${prepared.body.request_key as string}/approve`, { pin: sha(pin) }, session.body.session_token as string);
+    assert.equal(approved.status, 200, JSON.stringify(approved.body));
+    assert.equal(approved.body.status, 'completed');
+  }
+  /** Every key of these owners opens with the master key file as it is now and the owner's PIN. */
+  async function keysOpen(owners: Array<{ address: string; pin: string }>) {
+    const store = await openStore({ databaseUrl: env.DATABASE_URL, sqlitePath: join(dataDir, 'wallet.sqlite') });
+    try {
+      const vault = new KeyVault(store.db, new MasterKeyRing(Buffer.from(readFileSync(join(dataDir, 'master.key'), 'utf8').trim(), 'hex')));
+      for (const owner of owners) {
+        const row = await store.db.selectFrom('signing_keys').select('id').where('address', '=', owner.address).executeTakeFirstOrThrow();
+        assert.equal((await vault.unlock(row.id, sha(owner.pin))).address, owner.address);
+      }
+    } finally {
+      await store.close();
+    }
+  }
+
+  test('a rotation killed halfway and run again leaves every PIN and key working; the old key is refused', async () => {
+    const partner = json(['partner', 'create', '--email', 'rotate@example.com', '--password', 'pw', '--pin', '123456', '--name', 'Rotate Ltd', '--phone', '+1 415 555 0160', '--service-name', 'Rotate Cards']);
+    json(['partner', 'approve', '--email', 'rotate@example.com']);
+    const members = [];
+    for (const [index, pin] of ['000111', '222333', '444555'].entries()) {
+      const email = `member-${index}@example.com`;
+      const member = json(['user', 'create', '--name', `Member ${index}`, '--phone', `+1 415 555 017${index}`, '--email', email, '--password', 'pw', '--pin', pin, '--birth', '1990-01-01']);
+      members.push({ email, address: member.main_address as string, pin });
+    }
+    const oldKey = readFileSync(join(dataDir, 'master.key'), 'utf8').trim();
+
+    const killed = cli(['keys', 'rotate-master', '--batch-size', '1'], { WALLET_TEST_ROTATION_KILL_AFTER_BATCHES: '2' });
+    assert.equal(killed.signal, 'SIGKILL', killed.stderr);
+    assert.ok(existsSync(join(dataDir, 'master.key.next')), 'the new key is kept while the rotation is under way');
+    // Half moved: the running service signs with keys under either master key.
+    for (const member of members) await memberSigns(member.email, member.pin);
+
+    const resumed = json(['keys', 'rotate-master', '--batch-size', '2']);
+    assert.equal(resumed.resumed, true);
+    assert.ok(resumed.rewrapped_keys >= 1);
+    assert.equal(resumed.master_key, undefined, 'a key kept in master.key is never printed');
+    assert.notEqual(resumed.master_key_id, resumed.from_master_key_id);
+    assert.ok(!existsSync(join(dataDir, 'master.key.next')));
+    const newKey = readFileSync(join(dataDir, 'master.key'), 'utf8').trim();
+    assert.notEqual(newKey, oldKey);
+
+    for (const member of members) await memberSigns(member.email, member.pin);
+    await keysOpen([{ address: partner.main_address, pin: '123456' }, ...members]);
+
+    const refused = cli(['partner', 'show', '--email', 'rotate@example.com'], { WALLET_MASTER_KEY: oldKey });
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /^wallet-service: the master key from WALLET_MASTER_KEY \(config masterKey\) is not the one this store's keys were sealed with/);
+    assert.equal(json(['partner', 'show', '--email', 'rotate@example.com'], { WALLET_MASTER_KEY: newKey }).email, 'rotate@example.com');
+
+    // A second rotation, with nothing left over, moves every key at once.
+    const again = json(['keys', 'rotate-master']);
+    assert.equal(again.resumed, false);
+    await keysOpen([{ address: partner.main_address, pin: '123456' }, ...members]);
+    for (const member of members) await memberSigns(member.email, member.pin);
+
+    const audit = cli(['audit', 'list', '--json']);
+    assert.equal(audit.code, 0, audit.stderr);
+    const rotations = JSON.parse(audit.stdout).entries.filter((entry: { action: string }) => entry.action === 'keys rotate-master');
+    assert.equal(rotations.length, 2);
+    for (const key of [oldKey, newKey]) assert.ok(!audit.stdout.includes(key), 'no master key in the audit log');
+  });
+
+  test('a backup taken under load restores into a new data directory that serves the same accounts', { skip: postgres && 'PostgreSQL is backed up with pg_dump' }, async () => {
+    const partner = json(['partner', 'create', '--email', 'backup@example.com', '--password', 'pw', '--pin', '654321', '--name', 'Backup Ltd', '--phone', '+1 415 555 0180', '--service-name', 'Backup Cards']);
+    const approved = json(['partner', 'approve', '--email', 'backup@example.com']);
+    const backupDir = join(root, 'backup');
+
+    let writing = true;
+    let written = 0;
+    const load = (async () => {
+      while (writing) {
+        const prepared = await post('/v2/a2a/prepare', { bapp: { name: 'load' }, type: 'auth' });
+        assert.equal(prepared.status, 200);
+        written += 1;
+      }
+    })();
+    const created = await run(process.execPath, [BIN, 'backup', 'create', '--to', backupDir, '--json'], { env, timeout: 180_000 });
+    writing = false;
+    await load;
+    assert.ok(written > 0);
+    const backup = JSON.parse(created.stdout);
+    assert.equal(backup.master_key_included, true);
+    assert.equal(backup.store, 'sqlite: wallet.sqlite');
+
+    const notEmpty = cli(['backup', 'create', '--to', backupDir]);
+    assert.equal(notEmpty.code, 1);
+    assert.match(notEmpty.stderr, /^wallet-service: .*backup exists and is not empty; give a new or empty directory$/);
+    const occupied = join(root, 'occupied');
+    mkdirSync(occupied);
+    writeFileSync(join(occupied, 'x'), 'x');
+    assert.equal(cli(['backup', 'restore', '--from', backupDir, '--data-dir', occupied]).code, 1);
+    assert.match(cli(['backup', 'restore', '--from', root, '--data-dir', join(root, 'elsewhere')]).stderr, /is not a backup made by backup create/);
+
+    const accountsBefore = { partners: json(['partner', 'list']).partners, users: json(['user', 'list']).users };
+    await stopService(service);
+    service = undefined;
+
+    const restoredDir = join(root, 'restored');
+    const restored = json(['backup', 'restore', '--from', backupDir, '--data-dir', restoredDir]);
+    assert.equal(restored.master_key_included, true);
+    env = { ...env, WALLET_DATA_DIR: restoredDir };
+    ({ service, baseUrl } = await startService(env));
+
+    const signIn = await post('/v2/partner/auth', { email: 'backup@example.com', password: sha('pw') });
+    assert.equal(signIn.status, 200, JSON.stringify(signIn.body));
+    assert.deepEqual({ partners: json(['partner', 'list']).partners, users: json(['user', 'list']).users }, accountsBefore);
+    const record = JSON.parse(readFileSync(join(restoredDir, 'chains', 'main', 'node.json'), 'utf8')) as { rpcUrl: string };
+    const code = await createPublicClient({ transport: http(record.rpcUrl) }).getCode({ address: approved.contract_address });
+    assert.ok(code && code.length > 2, 'the card contract is on the restored chain');
+    for (const member of ['member-0@example.com']) await memberSigns(member, '000111');
+    assert.equal(json(['partner', 'show', '--email', 'backup@example.com']).main_address, partner.main_address);
+  });
+});
+
+function sha(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
