@@ -3,7 +3,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { test } from 'node:test';
+import type SqliteDatabase from 'better-sqlite3';
+import { openStore } from './database.ts';
+
+// The driver the store loads on this Node.js (see sqliteDriver in database.ts).
+const Database = createRequire(import.meta.url)(Number(process.versions.napi) >= 10 ? 'better-sqlite3' : 'better-sqlite3-node20') as typeof SqliteDatabase;
 
 test('SQLite statements dropped from the cache are collected, and the process exits, without an abort', () => {
   const directory = mkdtempSync(join(tmpdir(), 'wallet-sqlite-gc-'));
@@ -30,6 +36,39 @@ test('SQLite statements dropped from the cache are collected, and the process ex
     assert.equal(child.status, 0, child.stderr);
     assert.equal(child.stdout.trim(), 'closed');
   } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+});
+
+test('a SQLite transaction that reads and then writes holds the write lock from its start', async () => {
+  const directory = mkdtempSync(join(tmpdir(), 'wallet-sqlite-immediate-'));
+  const path = join(directory, 'wallet.sqlite');
+  const store = await openStore({ sqlitePath: path });
+  // Another connection to the file, as another process on the data directory would hold, that does not wait for locks.
+  const other = new Database(path);
+  other.pragma('busy_timeout = 0');
+  try {
+    const settle = (key: string) => other.prepare('insert into service_settings (key, value) values (?, ?)').run(key, 'other');
+    const outcome = await store.db.transaction().execute(async (trx) => {
+      await trx.selectFrom('service_settings').selectAll().execute();
+      let otherWrite: string;
+      try {
+        settle('other-during');
+        otherWrite = 'committed';
+      } catch (error) {
+        otherWrite = (error as { code?: string }).code ?? String(error);
+      }
+      await trx.insertInto('service_settings').values({ key: 'mine', value: 'this transaction' }).execute();
+      return otherWrite;
+    });
+    // The other connection could not commit in the middle; this transaction's write went through.
+    assert.equal(outcome, 'SQLITE_BUSY');
+    settle('other-after');
+    const keys = await store.db.selectFrom('service_settings').select('key').where('key', 'in', ['mine', 'other-during', 'other-after']).orderBy('key').execute();
+    assert.deepEqual(keys.map((row) => row.key), ['mine', 'other-after']);
+  } finally {
+    other.close();
+    await store.close();
     rmSync(directory, { recursive: true, force: true });
   }
 });

@@ -104,7 +104,12 @@ function withStatementCache(database: SqliteDatabase.Database): KyselySqliteData
       cache.clear();
       database.close();
     },
-    prepare(text: string) {
+    prepare(query: string) {
+      // Kysely opens every transaction with a deferred `begin`: in WAL mode one that reads first and
+      // writes later fails with SQLITE_BUSY_SNAPSHOT when another connection (another process on
+      // the data directory) committed in between. `begin immediate` takes the write lock at the
+      // start, waiting for it under busy_timeout instead.
+      const text = query === 'begin' ? 'begin immediate' : query;
       let statement = cache.get(text);
       if (statement) {
         cache.delete(text);
