@@ -7,7 +7,7 @@ import { canReadSecureFile } from './access.ts';
 import { findStoredFile, publicFileUrl, storeUpload } from './commands.ts';
 import { imagePolicy, resourcePolicy, securePolicy, type UploadPolicy } from './policy.ts';
 import { removeStaleUploads, uploadTempDir } from './receive.ts';
-import { ImageUploadAnswer, ResourceUploadAnswer, SecureUploadAnswer, StoredFileParams } from './schema.ts';
+import { ImageUploadAnswer, ResourceUploadAnswer, SecureUploadAnswer, StoredFileBody, StoredFileParams, UploadFailure, UploadForm } from './schema.ts';
 import { sendStoredFile } from './serve.ts';
 import { Errors } from '../errors/codes.ts';
 
@@ -26,20 +26,22 @@ export const uploadRoutes: FastifyPluginAsync = async (parent) => {
   await removeStaleUploads(uploadTempDir(app.services.config.dataDir), STALE_UPLOAD_MS);
 
   const upload = (request: FastifyRequest, policy: UploadPolicy) => storeUpload(app.services, requestPartner(request), request, policy);
+  // The multipart body is a stream that receive.ts reads and checks: its schema documents the form only.
+  const documentedForm = { validatorCompiler: () => () => true, schema: { consumes: ['multipart/form-data'], body: UploadForm } } as const;
 
-  app.post('/v2/wallet/image', { onRequest: authenticatePartner, schema: { response: { 200: ImageUploadAnswer } } }, async (request) => {
+  app.post('/v2/wallet/image', { onRequest: authenticatePartner, ...documentedForm, schema: { ...documentedForm.schema, response: { 200: ImageUploadAnswer, 500: UploadFailure } } }, async (request) => {
     const file = await upload(request, imagePolicy(app.services.config));
     return { image: publicFileUrl(app.services, file) };
   });
 
-  app.post('/v2/wallet/nftResource', { onRequest: authenticatePartner, schema: { response: { 200: ResourceUploadAnswer } } }, async (request) => {
+  app.post('/v2/wallet/nftResource', { onRequest: authenticatePartner, ...documentedForm, schema: { ...documentedForm.schema, response: { 200: ResourceUploadAnswer, 500: UploadFailure } } }, async (request) => {
     const file = await upload(request, resourcePolicy(app.services.config));
     return { url: publicFileUrl(app.services, file) };
   });
 
   app.post(
     '/v2/wallet/nftResource/secure',
-    { onRequest: authenticatePartner, schema: { response: { 200: SecureUploadAnswer } } },
+    { onRequest: authenticatePartner, ...documentedForm, schema: { ...documentedForm.schema, response: { 200: SecureUploadAnswer, 500: UploadFailure } } },
     async (request) => {
       const file = await upload(request, securePolicy());
       return { filename: file.name };
@@ -48,7 +50,7 @@ export const uploadRoutes: FastifyPluginAsync = async (parent) => {
 
   app.get(
     '/v2/wallet/nftResource/secure/:filename',
-    { onRequest: authenticatePartner, schema: { params: StoredFileParams } },
+    { onRequest: authenticatePartner, schema: { params: StoredFileParams, response: { 200: StoredFileBody } } },
     async (request, reply) => {
       const partner = requestPartner(request);
       const file = await findStoredFile(app.services, request.params.filename);

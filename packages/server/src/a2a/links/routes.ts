@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { buildRequestLinks, liveRequestKey, qrPng, qrSvg } from './commands.ts';
-import { LinksQuery, LinksResponse, QrQuery } from './schema.ts';
+import { LinksQuery, LinksResponse, QrImage, QrQuery } from './schema.ts';
 
 /** GET /v2/a2a/links and GET /v2/a2a/qr: the B2 links of a live request key. */
 export const a2aLinksRoutes: FastifyPluginAsync = async (plugin) => {
@@ -12,7 +12,7 @@ export const a2aLinksRoutes: FastifyPluginAsync = async (plugin) => {
     return buildRequestLinks(app.services.config, key, request.query.region);
   });
 
-  app.get('/qr', { schema: { querystring: QrQuery } }, async (request, reply) => {
+  app.get('/qr', { schema: { querystring: QrQuery, response: { 200: QrImage } } }, async (request, reply) => {
     const key = await liveRequestKey(app.services, request.query.request_key);
     const links = buildRequestLinks(app.services.config, key, request.query.region);
     reply.header('cache-control', 'no-store');
