@@ -28,10 +28,10 @@ const HEADERS = {
  */
 export const exampleRoutes: FastifyPluginAsync = async (app) => {
   const redirect = { description: 'to /examples/bapp/', type: 'null' };
-  app.get('/examples/bapp', { schema: { tags: [Tags.pages], response: { 302: redirect } } }, async (_request, reply) => reply.redirect('/examples/bapp/'));
+  app.get('/examples/bapp', { schema: { summary: 'The example BApp (redirects to /examples/bapp/)', tags: [Tags.pages], response: { 302: redirect } } }, async (_request, reply) => reply.redirect('/examples/bapp/'));
   for (const [name, file] of Object.entries(EXAMPLE_BAPP_FILES)) {
     const type = file.type.split(';')[0]!;
-    const schema = { tags: [Tags.pages], response: { 200: binaryBody([type], `the example BApp's ${name || 'page'}`), 503: ErrorBody } };
+    const schema = { summary: `The example BApp: ${name || 'its page'}`, tags: [Tags.pages], response: { 200: binaryBody([type], `the example BApp's ${name || 'page'}`), 503: ErrorBody } };
     app.get(`/examples/bapp/${name}`, { schema }, async (_request, reply) => {
       let body: Buffer;
       try {

@@ -10,4 +10,4 @@ export const HealthAnswer = Type.Object(
   { examples: [{ status: 'ok', checks: { store: 'ok', 'chain:main': 'ok' } }] },
 );
 
-export const HealthSchema = { tags: [Tags.service], response: { 200: HealthAnswer, 503: HealthAnswer } };
+export const HealthSchema = { summary: 'Health of the store and every chain', tags: [Tags.service], response: { 200: HealthAnswer, 503: HealthAnswer } };

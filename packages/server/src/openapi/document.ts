@@ -9,6 +9,11 @@ import { SecuritySchemes, Tags } from '../http/route-docs.ts';
  */
 export async function registerOpenApiDocument(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
+    // Every operation gets an id from its method and path, and no security unless its family names one.
+    transform: ({ schema, url, route }) => ({
+      url,
+      schema: { operationId: operationIdOf(String(route.method), url), security: [], ...(schema as object) } as never,
+    }),
     openapi: {
       openapi: '3.1.0',
       info: {
@@ -20,6 +25,7 @@ export async function registerOpenApiDocument(app: FastifyInstance): Promise<voi
           'same pair, or the keyed body of a request key in error. Every path starts with /v2/.',
         license: { name: 'MIT', identifier: 'MIT' },
       },
+      servers: [{ url: '/', description: 'the service that serves this document' }],
       tags: [
         { name: Tags.partnerApi, description: 'A1 to A20 and the invite: partner sign-in, uploads, minting, sending, lists, escrow, receipts. Closed after the partner program ends (440).' },
         { name: Tags.a2a, description: 'B1 prepare, B2 links and QR codes, B3 result (long-poll with `wait`), B4 card query. No authentication; open CORS.' },
@@ -45,4 +51,11 @@ export async function registerOpenApiDocument(app: FastifyInstance): Promise<voi
       },
     },
   });
+}
+
+/** `POST /v2/partner/auth` → `postV2PartnerAuth`; a trailing slash adds `Index` (A2 has both forms). */
+export function operationIdOf(method: string, url: string): string {
+  const words = url.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const name = words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join('') || 'Root';
+  return `${method.toLowerCase()}${name}${url.length > 1 && url.endsWith('/') ? 'Index' : ''}`;
 }

@@ -29,19 +29,19 @@ export const uploadRoutes: FastifyPluginAsync = async (parent) => {
   // The multipart body is a stream that receive.ts reads and checks: its schema documents the form only.
   const documentedForm = { validatorCompiler: () => () => true, schema: { consumes: ['multipart/form-data'], body: UploadForm } } as const;
 
-  app.post('/v2/wallet/image', { onRequest: authenticatePartner, ...documentedForm, schema: { ...documentedForm.schema, response: { 200: ImageUploadAnswer, 500: UploadFailure } } }, async (request) => {
+  app.post('/v2/wallet/image', { onRequest: authenticatePartner, ...documentedForm, schema: { summary: 'A4 Upload an image', ...documentedForm.schema, response: { 200: ImageUploadAnswer, 500: UploadFailure } } }, async (request) => {
     const file = await upload(request, imagePolicy(app.services.config));
     return { image: publicFileUrl(app.services, file) };
   });
 
-  app.post('/v2/wallet/nftResource', { onRequest: authenticatePartner, ...documentedForm, schema: { ...documentedForm.schema, response: { 200: ResourceUploadAnswer, 500: UploadFailure } } }, async (request) => {
+  app.post('/v2/wallet/nftResource', { onRequest: authenticatePartner, ...documentedForm, schema: { summary: 'A5 Upload an image or video for a card', ...documentedForm.schema, response: { 200: ResourceUploadAnswer, 500: UploadFailure } } }, async (request) => {
     const file = await upload(request, resourcePolicy(app.services.config));
     return { url: publicFileUrl(app.services, file) };
   });
 
   app.post(
     '/v2/wallet/nftResource/secure',
-    { onRequest: authenticatePartner, ...documentedForm, schema: { ...documentedForm.schema, response: { 200: SecureUploadAnswer, 500: UploadFailure } } },
+    { onRequest: authenticatePartner, ...documentedForm, schema: { summary: 'A6 Upload a secure file', ...documentedForm.schema, response: { 200: SecureUploadAnswer, 500: UploadFailure } } },
     async (request) => {
       const file = await upload(request, securePolicy());
       return { filename: file.name };
@@ -50,7 +50,7 @@ export const uploadRoutes: FastifyPluginAsync = async (parent) => {
 
   app.get(
     '/v2/wallet/nftResource/secure/:filename',
-    { onRequest: authenticatePartner, schema: { params: StoredFileParams, response: { 200: StoredFileBody } } },
+    { onRequest: authenticatePartner, schema: { summary: 'A secure file the partner uploaded', params: StoredFileParams, response: { 200: StoredFileBody } } },
     async (request, reply) => {
       const partner = requestPartner(request);
       const file = await findStoredFile(app.services, request.params.filename);

@@ -36,7 +36,7 @@ export const WALLET_APP_HEADERS = {
 /** A page of the app, documented the same whether the app is built or not (its files are not listed). */
 function pageSchema(path: string) {
   const claimId = path.includes(':claim_id') ? { params: Type.Object({ claim_id: Type.String() }) } : {};
-  return { tags: [Tags.pages], ...claimId, response: { 200: binaryBody(['text/html'], "the wallet app's index.html"), 503: ErrorBody } };
+  return { summary: `The wallet app at ${path}`, tags: [Tags.pages], ...claimId, response: { 200: binaryBody(['text/html'], "the wallet app's index.html"), 503: ErrorBody } };
 }
 
 /** Serves the built wallet app at the service's root, or says how to build it when it is missing. */

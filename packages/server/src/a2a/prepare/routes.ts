@@ -6,7 +6,7 @@ import { PrepareBody, PreparedResponse } from './schema.ts';
 /** POST /v2/a2a/prepare */
 export const a2aPrepareRoutes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
-  app.post('/prepare', { schema: { body: PrepareBody, response: { 200: PreparedResponse } } }, async (request) =>
+  app.post('/prepare', { schema: { summary: 'B1 Prepare a request', body: PrepareBody, response: { 200: PreparedResponse } } }, async (request) =>
     prepareRequest(app.services, request.body),
   );
 };

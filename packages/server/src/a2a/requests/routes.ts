@@ -18,7 +18,7 @@ export const a2aResultRoutes: FastifyPluginAsync<{ watcher: ResultWatcher }> = a
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const finished = new Map<string, { until: number; status: 200 | 400; payload: string }>();
 
-  app.get('/result', { schema: { querystring: ResultQuery, response: ResultResponses } }, async (request, reply) => {
+  app.get('/result', { schema: { summary: 'B3 Result of a request (long-poll with wait)', querystring: ResultQuery, response: ResultResponses } }, async (request, reply) => {
     const key = normalizeRequestKey(request.query.request_key) ?? request.query.request_key;
     const cached = finished.get(key);
     if (cached && cached.until > Date.now()) {

@@ -11,7 +11,7 @@ import { CardMetadataDocument } from './schema.ts';
  */
 export const cardMetadataRoutes: FastifyPluginAsync = async (parent) => {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
-  app.get('/v2/metadata/:nft_id/:card_id', { schema: { params: CardPath, response: { 200: CardMetadataDocument } } }, async (request, reply) => {
+  app.get('/v2/metadata/:nft_id/:card_id', { schema: { summary: 'Card metadata (card_uri and tokenURI)', params: CardPath, response: { 200: CardMetadataDocument } } }, async (request, reply) => {
     const document = await publicCardMetadata(app.services, request.params.nft_id, request.params.card_id);
     reply.header('cache-control', 'public, max-age=60');
     return document;

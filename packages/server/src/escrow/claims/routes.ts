@@ -14,12 +14,12 @@ export const claimRoutes: FastifyPluginAsync = async (parent) => {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   const services = app.services;
 
-  app.post('/v2/wallet-app/claims/:claim_id/view', { schema: { params: ClaimParams, body: ClaimSecretBody, response: { 200: ClaimView } } }, async (request) => {
+  app.post('/v2/wallet-app/claims/:claim_id/view', { schema: { summary: 'The card behind a claim link', params: ClaimParams, body: ClaimSecretBody, response: { 200: ClaimView } } }, async (request) => {
     await authenticate(services, request.headers.authorization);
     return viewClaim(services, { claimId: request.params.claim_id, secret: request.body.secret });
   });
 
-  app.post('/v2/wallet-app/claims/:claim_id/claim', { schema: { params: ClaimParams, body: ClaimSecretBody, response: { 200: ClaimedCard } } }, async (request) => {
+  app.post('/v2/wallet-app/claims/:claim_id/claim', { schema: { summary: 'Claim a card through its link', params: ClaimParams, body: ClaimSecretBody, response: { 200: ClaimedCard } } }, async (request) => {
     const { member } = await authenticate(services, request.headers.authorization);
     return claimCard(services, member, { claimId: request.params.claim_id, secret: request.body.secret });
   });

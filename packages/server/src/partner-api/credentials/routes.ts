@@ -14,7 +14,7 @@ export const credentialRoutes: FastifyPluginAsync = async (parent) => {
       url,
       {
         onRequest: authenticatePartner,
-        schema: { querystring: PasswordChangeQuery, body: PasswordChangeBody, response: { 200: EmptyAnswer, 500: PasswordChangeFailure } },
+        schema: { summary: 'A2 Change the password', querystring: PasswordChangeQuery, body: PasswordChangeBody, response: { 200: EmptyAnswer, 500: PasswordChangeFailure } },
       },
       async (request, reply) => {
         await withRetryAfter(reply, () =>
@@ -30,7 +30,7 @@ export const credentialRoutes: FastifyPluginAsync = async (parent) => {
   }
   app.put(
     '/v2/partner/pin',
-    { onRequest: authenticatePartner, schema: { body: PinChangeBody, response: { 200: EmptyAnswer, 500: PinChangeFailure } } },
+    { onRequest: authenticatePartner, schema: { summary: 'A3 Change the PIN', body: PinChangeBody, response: { 200: EmptyAnswer, 500: PinChangeFailure } } },
     async (request) => {
       await changePartnerPin(app.services, requestPartner(request), { oldPin: request.body.old_pin, newPin: request.body.new_pin });
       return {};

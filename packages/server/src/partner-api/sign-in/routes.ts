@@ -10,7 +10,7 @@ export const signInRoutes: FastifyPluginAsync = async (parent) => {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/v2/partner/auth',
-    { schema: { security: [], body: SignInBody, response: { 200: PartnerAccount, 500: SignInFailure } } },
+    { schema: { summary: 'A1 Sign in', security: [], body: SignInBody, response: { 200: PartnerAccount, 500: SignInFailure } } },
     async (request, reply) =>
       withRetryAfter(reply, () =>
         signIn(app.services, { email: request.body.email, password: request.body.password, address: clientAddressKey(request.ip) }),

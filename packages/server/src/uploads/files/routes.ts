@@ -13,7 +13,7 @@ import { Errors } from '../../errors/codes.ts';
  */
 export const fileRoutes: FastifyPluginAsync = async (parent) => {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
-  app.get('/v2/files/:filename', { schema: { params: StoredFileParams, response: { 200: StoredFileBody } } }, async (request, reply) => {
+  app.get('/v2/files/:filename', { schema: { summary: 'A public file (A4, A5)', params: StoredFileParams, response: { 200: StoredFileBody } } }, async (request, reply) => {
     const file = await findStoredFile(app.services, request.params.filename);
     if (!file || file.visibility !== 'public') throw new AppError(Errors.NotFound);
     // Names are random and never reused: the bytes under one never change.
