@@ -36,14 +36,26 @@ export const EscrowCardsBody = Type.Object({ pin: Sha256Hex, card_ids: CardIds, 
 export type EscrowCardsBody = Static<typeof EscrowCardsBody>;
 
 /** A17 answer: the escrow result of the specification, plus which card ids failed. */
-export const EscrowDepositAnswer = Type.Object({
-  /** One link per card put into escrow, in the order of card_ids. */
-  claim_links: Type.Array(Type.String()),
-  fail_count: Type.Integer(),
-  /** The card_ids that were not put into escrow (fail_count of them), in request order. */
-  failed_card_ids: Type.Array(Type.Integer()),
-  tx_hash: Type.String(),
-});
+export const EscrowDepositAnswer = Type.Object(
+  {
+    /** One link per card put into escrow, in the order of card_ids. */
+    claim_links: Type.Array(Type.String()),
+    fail_count: Type.Integer(),
+    /** The card_ids that were not put into escrow (fail_count of them), in request order. */
+    failed_card_ids: Type.Array(Type.Integer()),
+    tx_hash: Type.String(),
+  },
+  {
+    examples: [
+      {
+        claim_links: ['https://wallet.example.com/claim/q9Vt0bq3Rz2mYk8xWc1LdA#5f0c…'],
+        fail_count: 0,
+        failed_card_ids: [],
+        tx_hash: '0x9f0c4b3ad1e5f2a7c8b6d4e2f1a3c5b7d9e0f2a4c6b8d0e2f4a6c8b0d2e4f6a8',
+      },
+    ],
+  },
+);
 export type EscrowDepositAnswer = Static<typeof EscrowDepositAnswer>;
 
 /** A19 answer. */
