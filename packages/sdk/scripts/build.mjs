@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -25,8 +25,11 @@ try {
 
   const cjs = join(staging, 'cjs');
   mkdirSync(cjs, { recursive: true });
-  for (const file of readdirSync(join(staging, 'esm'))) {
-    if (file.endsWith('.d.ts')) copyFileSync(join(staging, 'esm', file), join(cjs, file));
+  // Recursive: the generated wire types sit in esm/generated/.
+  for (const file of readdirSync(join(staging, 'esm'), { recursive: true })) {
+    if (!file.endsWith('.d.ts')) continue;
+    mkdirSync(dirname(join(cjs, file)), { recursive: true });
+    copyFileSync(join(staging, 'esm', file), join(cjs, file));
   }
   writeFileSync(join(cjs, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
   const shared = { entryPoints: [entry], bundle: true, platform: 'neutral', legalComments: 'none', banner: { js: banner }, logLevel: 'warning' };

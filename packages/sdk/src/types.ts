@@ -1,3 +1,7 @@
+import type { WireCardList } from './wire.ts';
+
+type WireCard = WireCardList['cards'][number];
+
 /** The request types of `POST /v2/a2a/prepare`. */
 export type RequestType =
   | 'auth'
@@ -120,26 +124,12 @@ export type ResultAnswer<T extends RequestType = RequestType> =
   | RequestErrorState
   | A2aError;
 
-/** One card of `getCardList`. */
-export interface Card {
-  created_at: number;
-  updated_at: number;
-  created_at_format: string;
-  updated_at_format: string;
-  card_id: number | string;
-  card_uri: string;
-  transaction_hash: string;
-  owner: string;
-  sender: string;
-  sender_kakao_id: string;
-}
+/** One card of `getCardList`: B4's card as the service's document has it. */
+export interface Card extends WireCard {}
 
 /** A page of `getCardList` (100 cards at most); `next_cursor` is `""` on the last page. */
-export interface CardList {
-  name: string;
-  symbol_img: string;
+export interface CardList extends Omit<WireCardList, 'cards'> {
   cards: Card[];
-  next_cursor: string;
 }
 
 /** Every link form of a request, and the QR images of `url`. */

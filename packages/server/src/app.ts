@@ -32,6 +32,10 @@ import { exampleRoutes } from './examples/routes.ts';
 import { answerClientError } from './http/client-errors.ts';
 import { discardUnreadBody, isBodyRead, lingerOnClose, REFUSED_BODY_DISCARD } from './http/unread-body.ts';
 import { Errors } from './errors/codes.ts';
+import { registerOpenApiDocument } from './openapi/document.ts';
+import { documentFamilyRoutes, Tags } from './http/route-docs.ts';
+import { ErrorBody } from './http/schema.ts';
+import { openApiRoutes } from './openapi/routes.ts';
 
 export interface BuildAppOptions {
   services: Services;
@@ -100,6 +104,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   });
   app.setNotFoundHandler((_request, reply) => reply.status(404).send({ code: 404, err: 'not Found' }));
 
+  // First: it documents every route registered after it.
+  await registerOpenApiDocument(app);
+  await app.register(openApiRoutes);
   await app.register(healthRoutes);
   // Family B and the wallet-app API share one runtime: approvals wake the result long-polls.
   const a2a = new A2aRuntime(options.services);
@@ -135,9 +142,13 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     await partnerApi.register(cardListRoutes);
     await partnerApi.register(escrowRoutes);
   });
-  await app.register(fileRoutes);
+  // Public and outside Family A: they keep answering after the partner program ends.
+  await app.register(async (publicRoutes) => {
+    documentFamilyRoutes(publicRoutes, { tag: Tags.cardsAndFiles, errors: { 400: ErrorBody, 404: ErrorBody, 500: ErrorBody } });
+    await publicRoutes.register(fileRoutes);
+    await publicRoutes.register(cardMetadataRoutes);
+  });
   await app.register(exampleRoutes);
-  await app.register(cardMetadataRoutes);
   return app as unknown as App;
 }
 

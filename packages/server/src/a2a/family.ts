@@ -4,6 +4,8 @@ import { isAppError, isRefusedRequest, refusedRequestBody, type AppError } from 
 import { errorCodes, Errors } from '../errors/codes.ts';
 import { RequestKeyError } from './requests/errors.ts';
 import type { A2aRuntime } from './runtime.ts';
+import { documentFamilyRoutes, Tags } from '../http/route-docs.ts';
+import { a2aErrors } from './schema.ts';
 
 /**
  * The conventions of family B (under /v2/a2a: prepare, result with long-poll, links and QR codes,
@@ -16,6 +18,7 @@ import type { A2aRuntime } from './runtime.ts';
  * The runtime (long-poll watcher, fee settlement) starts with the context and stops when it closes.
  */
 export async function applyA2aFamily(app: FastifyInstance, runtime: A2aRuntime): Promise<void> {
+  documentFamilyRoutes(app, { tag: Tags.a2a, errors: a2aErrors });
   await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'OPTIONS'], maxAge: 600 });
 
   app.setErrorHandler((error, request, reply) => {

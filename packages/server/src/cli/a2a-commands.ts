@@ -99,7 +99,7 @@ export const a2aCommands: Record<string, CliHandler> = {
 
 /** A transaction's result is followed to its receipt, and a delegated fee settled, before the CLI exits. */
 async function untilFinal(deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox; log: Logger }, answer: ResultAnswer): Promise<ResultAnswer> {
-  const key = normalizeRequestKey(answer.body.request_key);
+  const key = normalizeRequestKey('request_key' in answer.body ? answer.body.request_key : undefined);
   if (!key || answer.httpStatus !== 200) return answer;
   const sent = await deps.outbox.findByIdempotencyKey(key);
   if (!sent) return answer;

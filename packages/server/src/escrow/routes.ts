@@ -9,6 +9,7 @@ import {
   EscrowCardsBody,
   EscrowContractQuery,
   EscrowDepositAnswer,
+  EscrowFailure,
   EscrowListAnswer,
   TxHashAnswer,
 } from './schema.ts';
@@ -20,33 +21,33 @@ export const escrowRoutes: FastifyPluginAsync = async (parent) => {
 
   app.post(
     '/v2/escrow/approve',
-    { onRequest: authenticatePartner, schema: { body: EscrowApproveBody, response: { 200: TxHashAnswer } } },
+    { onRequest: authenticatePartner, schema: { summary: 'A15 Approve the escrow', body: EscrowApproveBody, response: { 200: TxHashAnswer, 500: EscrowFailure } } },
     async (request) => approveEscrow(services, requestPartner(request), { pin: request.body.pin, contractAddress: request.body.contract_address }),
   );
 
   app.get(
     '/v2/escrow/approve',
-    { onRequest: authenticatePartner, schema: { querystring: EscrowContractQuery, response: { 200: EscrowApprovalAnswer } } },
+    { onRequest: authenticatePartner, schema: { summary: 'A16 Whether the escrow is approved', querystring: EscrowContractQuery, response: { 200: EscrowApprovalAnswer, 500: EscrowFailure } } },
     async (request) => escrowApproval(services, requestPartner(request), request.query.contract_address),
   );
 
   app.post(
     '/v2/escrow',
-    { onRequest: authenticatePartner, schema: { body: EscrowCardsBody, response: { 200: EscrowDepositAnswer } } },
+    { onRequest: authenticatePartner, schema: { summary: 'A17 Put cards into escrow (claim links)', body: EscrowCardsBody, response: { 200: EscrowDepositAnswer, 500: EscrowFailure } } },
     async (request) =>
       depositCards(services, requestPartner(request), cardsInput(request.body)),
   );
 
   app.get(
     '/v2/escrow',
-    { onRequest: authenticatePartner, schema: { querystring: EscrowContractQuery, response: { 200: EscrowListAnswer } } },
+    { onRequest: authenticatePartner, schema: { summary: 'A18 Cards in escrow', querystring: EscrowContractQuery, response: { 200: EscrowListAnswer, 500: EscrowFailure } } },
     async (request) =>
       listEscrowedCards(services, requestPartner(request), { contractAddress: request.query.contract_address, cursor: request.query.cursor }),
   );
 
   app.delete(
     '/v2/escrow',
-    { onRequest: authenticatePartner, schema: { body: EscrowCardsBody, response: { 200: EscrowCancelAnswer } } },
+    { onRequest: authenticatePartner, schema: { summary: 'A19 Take cards back from escrow', body: EscrowCardsBody, response: { 200: EscrowCancelAnswer, 500: EscrowFailure } } },
     async (request) =>
       cancelEscrow(services, requestPartner(request), cardsInput(request.body)),
   );

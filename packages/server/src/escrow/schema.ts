@@ -2,7 +2,10 @@ import Type, { type Static } from 'typebox';
 import { contractCardPage, ListedCard } from '../cards/lists/schema.ts';
 import { CardId } from '../cards/ids.ts';
 import { Address } from '../cards/mint/payload.ts';
-import { Sha256Hex } from '../http/schema.ts';
+import { ErrorBody, Sha256Hex } from '../http/schema.ts';
+
+/** A15 to A19 answer a failure outside the listed codes with the registry's 500 body, as the specification has them. */
+export const EscrowFailure = ErrorBody;
 
 /** Largest card_ids of A17 and A19 (the escrow contract's MAX_BATCH_SIZE too). */
 export const MAX_ESCROW_CARDS = 100;
@@ -33,14 +36,26 @@ export const EscrowCardsBody = Type.Object({ pin: Sha256Hex, card_ids: CardIds, 
 export type EscrowCardsBody = Static<typeof EscrowCardsBody>;
 
 /** A17 answer: the escrow result of the specification, plus which card ids failed. */
-export const EscrowDepositAnswer = Type.Object({
-  /** One link per card put into escrow, in the order of card_ids. */
-  claim_links: Type.Array(Type.String()),
-  fail_count: Type.Integer(),
-  /** The card_ids that were not put into escrow (fail_count of them), in request order. */
-  failed_card_ids: Type.Array(Type.Integer()),
-  tx_hash: Type.String(),
-});
+export const EscrowDepositAnswer = Type.Object(
+  {
+    /** One link per card put into escrow, in the order of card_ids. */
+    claim_links: Type.Array(Type.String()),
+    fail_count: Type.Integer(),
+    /** The card_ids that were not put into escrow (fail_count of them), in request order. */
+    failed_card_ids: Type.Array(Type.Integer()),
+    tx_hash: Type.String(),
+  },
+  {
+    examples: [
+      {
+        claim_links: ['https://wallet.example.com/claim/q9Vt0bq3Rz2mYk8xWc1LdA#5f0c…'],
+        fail_count: 0,
+        failed_card_ids: [],
+        tx_hash: '0x9f0c4b3ad1e5f2a7c8b6d4e2f1a3c5b7d9e0f2a4c6b8d0e2f4a6c8b0d2e4f6a8',
+      },
+    ],
+  },
+);
 export type EscrowDepositAnswer = Static<typeof EscrowDepositAnswer>;
 
 /** A19 answer. */
@@ -70,3 +85,20 @@ export const ClaimSecretBody = Type.Object({ secret: Type.String({ pattern: '^(0
 
 /** The claim link's id. */
 export const ClaimParams = Type.Object({ claim_id: Type.String({ pattern: '^[A-Za-z0-9_-]{22}$' }) });
+
+/** The card behind a claim link and where it stands. */
+export const ClaimView = Type.Object({
+  claim_id: Type.String(),
+  chain: Type.String(),
+  nft_id: Type.Integer(),
+  card_id: Type.Integer(),
+  contract_address: Type.String(),
+  card_uri: Type.String(),
+  name: Type.String({ description: "the card's name" }),
+  partner: Type.String({ description: "the partner's service name" }),
+  status: Type.Union([Type.Literal('in_escrow'), Type.Literal('claimed'), Type.Literal('not_in_escrow')]),
+  claimed_to: Type.Union([Type.String(), Type.Null()]),
+});
+
+/** A claimed card: the view, and the claim's transaction. */
+export const ClaimedCard = Type.Object({ ...ClaimView.properties, tx_hash: Type.String() });

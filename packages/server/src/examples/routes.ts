@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { FastifyPluginAsync } from 'fastify';
+import { Tags } from '../http/route-docs.ts';
+import { binaryBody, ErrorBody } from '../http/schema.ts';
 
 const repositoryRoot = new URL('../../../../', import.meta.url);
 
@@ -25,9 +27,12 @@ const HEADERS = {
  * send coin, sign a message, list cards), served from the files as they are on disk.
  */
 export const exampleRoutes: FastifyPluginAsync = async (app) => {
-  app.get('/examples/bapp', async (_request, reply) => reply.redirect('/examples/bapp/'));
+  const redirect = { description: 'to /examples/bapp/', type: 'null' };
+  app.get('/examples/bapp', { schema: { summary: 'The example BApp (redirects to /examples/bapp/)', tags: [Tags.pages], response: { 302: redirect } } }, async (_request, reply) => reply.redirect('/examples/bapp/'));
   for (const [name, file] of Object.entries(EXAMPLE_BAPP_FILES)) {
-    app.get(`/examples/bapp/${name}`, async (_request, reply) => {
+    const type = file.type.split(';')[0]!;
+    const schema = { summary: `The example BApp: ${name || 'its page'}`, tags: [Tags.pages], response: { 200: binaryBody([type], `the example BApp's ${name || 'page'}`), 503: ErrorBody } };
+    app.get(`/examples/bapp/${name}`, { schema }, async (_request, reply) => {
       let body: Buffer;
       try {
         body = await readFile(file.url);

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { HealthSchema } from './schema.ts';
 
 const TIMEOUT_MS = 3_000;
 
 /** GET /health: 200 only when the store and every configured chain answer. */
 export const healthRoutes: FastifyPluginAsync = async (app) => {
-  app.get('/health', async (_request, reply) => {
+  app.get('/health', { schema: HealthSchema }, async (_request, reply) => {
     const { store, chains } = app.services;
     const checks = await Promise.all([
       check('store', () => store.ping()),

@@ -9,7 +9,7 @@ export const inviteRoutes: FastifyPluginAsync = async (parent) => {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/v2/wallet/invite',
-    { onRequest: authenticatePartner, schema: { body: InviteBody, response: { 200: InviteAnswer } } },
+    { onRequest: authenticatePartner, schema: { summary: 'Invite people who are not members yet', body: InviteBody, response: { 200: InviteAnswer } } },
     async (request) => invitePeople(app.services, requestPartner(request), request.body.to_person),
   );
 };

@@ -1,13 +1,14 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { TSchema } from 'typebox';
 import { AppError } from '../errors/app-error.ts';
 import { authenticatePartner, requestPartner } from '../partner-auth/authenticate.ts';
 import { canReadSecureFile } from './access.ts';
 import { findStoredFile, publicFileUrl, storeUpload } from './commands.ts';
 import { imagePolicy, resourcePolicy, securePolicy, type UploadPolicy } from './policy.ts';
 import { removeStaleUploads, uploadTempDir } from './receive.ts';
-import { ImageUploadAnswer, ResourceUploadAnswer, SecureUploadAnswer, StoredFileParams } from './schema.ts';
+import { ImageUploadAnswer, ResourceUploadAnswer, SecureUploadAnswer, StoredFileBody, StoredFileParams, UploadFailure, UploadForm } from './schema.ts';
 import { sendStoredFile } from './serve.ts';
 import { Errors } from '../errors/codes.ts';
 
@@ -26,29 +27,31 @@ export const uploadRoutes: FastifyPluginAsync = async (parent) => {
   await removeStaleUploads(uploadTempDir(app.services.config.dataDir), STALE_UPLOAD_MS);
 
   const upload = (request: FastifyRequest, policy: UploadPolicy) => storeUpload(app.services, requestPartner(request), request, policy);
+  // A4 to A6: the multipart body is a stream that receive.ts reads and checks; its schema documents the form only.
+  const uploadOptions = <Answer extends TSchema>(summary: string, answer: Answer) => ({
+    onRequest: authenticatePartner,
+    validatorCompiler: () => () => true,
+    schema: { summary, consumes: ['multipart/form-data'], body: UploadForm, response: { 200: answer, 500: UploadFailure } },
+  });
 
-  app.post('/v2/wallet/image', { onRequest: authenticatePartner, schema: { response: { 200: ImageUploadAnswer } } }, async (request) => {
+  app.post('/v2/wallet/image', uploadOptions('A4 Upload an image', ImageUploadAnswer), async (request) => {
     const file = await upload(request, imagePolicy(app.services.config));
     return { image: publicFileUrl(app.services, file) };
   });
 
-  app.post('/v2/wallet/nftResource', { onRequest: authenticatePartner, schema: { response: { 200: ResourceUploadAnswer } } }, async (request) => {
+  app.post('/v2/wallet/nftResource', uploadOptions('A5 Upload an image or video for a card', ResourceUploadAnswer), async (request) => {
     const file = await upload(request, resourcePolicy(app.services.config));
     return { url: publicFileUrl(app.services, file) };
   });
 
-  app.post(
-    '/v2/wallet/nftResource/secure',
-    { onRequest: authenticatePartner, schema: { response: { 200: SecureUploadAnswer } } },
-    async (request) => {
-      const file = await upload(request, securePolicy());
-      return { filename: file.name };
-    },
-  );
+  app.post('/v2/wallet/nftResource/secure', uploadOptions('A6 Upload a secure file', SecureUploadAnswer), async (request) => {
+    const file = await upload(request, securePolicy());
+    return { filename: file.name };
+  });
 
   app.get(
     '/v2/wallet/nftResource/secure/:filename',
-    { onRequest: authenticatePartner, schema: { params: StoredFileParams } },
+    { onRequest: authenticatePartner, schema: { summary: 'A secure file the partner uploaded', params: StoredFileParams, response: { 200: StoredFileBody } } },
     async (request, reply) => {
       const partner = requestPartner(request);
       const file = await findStoredFile(app.services, request.params.filename);

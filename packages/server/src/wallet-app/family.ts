@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { RequestKeyError } from '../a2a/requests/errors.ts';
 import { isAppError, isRefusedRequest, refusedRequestBody } from '../errors/app-error.ts';
 import { errorCodes } from '../errors/codes.ts';
+import { documentFamilyRoutes, SecuritySchemes, Tags } from '../http/route-docs.ts';
+import { walletAppErrors } from './schema.ts';
 
 /**
  * The wallet-app API (/v2/wallet-app, and the member routes of cards and escrow claims that app.ts
@@ -9,6 +11,7 @@ import { errorCodes } from '../errors/codes.ts';
  * B3 for a request key in error.
  */
 export function applyWalletAppConventions(app: FastifyInstance): void {
+  documentFamilyRoutes(app, { tag: Tags.walletApp, security: [{ [SecuritySchemes.memberSession]: [] }], errors: walletAppErrors });
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof RequestKeyError) return reply.status(error.httpStatus).send(error.toKeyedBody());
     if (isAppError(error)) {

@@ -3,7 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Address } from 'viem';
 import { approveRequest, cancelRequestAsMember, openRequest, viewRequest, type RequestChangeListener } from '../a2a/approval/commands.ts';
 import { describeRequest } from './request-view.ts';
-import { ApproveBody, RequestKeyParams, SignInBody } from './schema.ts';
+import { ResultResponses } from '../a2a/requests/schema.ts';
+import { ApproveBody, EmptyAnswer, MemberSummary, RequestKeyParams, RequestView, SignedIn, SignInBody } from './schema.ts';
 import { authenticate, signIn, signOut, summarize, type Session } from '../member-session/commands.ts';
 import { clientAddressKey } from '../sign-in-guard/client-address.ts';
 import { withRetryAfter } from '../sign-in-guard/retry-after.ts';
@@ -19,24 +20,24 @@ export const walletAppRoutes: FastifyPluginAsync<{ listener: RequestChangeListen
 
   const session = (request: FastifyRequest): Promise<Session> => authenticate(services, request.headers.authorization);
 
-  app.post('/v2/wallet-app/sessions', { schema: { body: SignInBody } }, async (request, reply) =>
+  app.post('/v2/wallet-app/sessions', { schema: { summary: 'Sign a member in', security: [], body: SignInBody, response: { 200: SignedIn } } }, async (request, reply) =>
     withRetryAfter(reply, () => signIn(services, { ...request.body, address: clientAddressKey(request.ip) })),
   );
 
-  app.delete('/v2/wallet-app/sessions/current', async (request) => {
+  app.delete('/v2/wallet-app/sessions/current', { schema: { summary: 'Sign out', response: { 200: EmptyAnswer } } }, async (request) => {
     await signOut(services, (await session(request)).sessionId);
     return {};
   });
 
-  app.get('/v2/wallet-app/me', async (request) => summarize((await session(request)).member));
+  app.get('/v2/wallet-app/me', { schema: { summary: 'The signed-in member', response: { 200: MemberSummary } } }, async (request) => summarize((await session(request)).member));
 
-  app.get('/v2/wallet-app/a2a/requests/:request_key', { schema: { params: RequestKeyParams } }, async (request) => {
+  app.get('/v2/wallet-app/a2a/requests/:request_key', { schema: { summary: 'View an App2App request', params: RequestKeyParams, response: { 200: RequestView } } }, async (request) => {
     const { member } = await session(request);
     const { row, action } = await viewRequest(services, request.params.request_key);
     return describeRequest(row, action, member.main_address as Address);
   });
 
-  app.post('/v2/wallet-app/a2a/requests/:request_key/open', { schema: { params: RequestKeyParams } }, async (request) => {
+  app.post('/v2/wallet-app/a2a/requests/:request_key/open', { schema: { summary: 'Open an App2App request (prepared to requested)', params: RequestKeyParams, response: { 200: RequestView } } }, async (request) => {
     const { member } = await session(request);
     const { row, action } = await openRequest(services, { requestKey: request.params.request_key, userId: member.id }, listener);
     return describeRequest(row, action, member.main_address as Address);
@@ -44,7 +45,7 @@ export const walletAppRoutes: FastifyPluginAsync<{ listener: RequestChangeListen
 
   app.post(
     '/v2/wallet-app/a2a/requests/:request_key/approve',
-    { schema: { params: RequestKeyParams, body: ApproveBody } },
+    { schema: { summary: 'Approve an App2App request with the PIN', params: RequestKeyParams, body: ApproveBody, response: ResultResponses } },
     async (request, reply) => {
       const { member } = await session(request);
       const answer = await approveRequest(
@@ -56,7 +57,7 @@ export const walletAppRoutes: FastifyPluginAsync<{ listener: RequestChangeListen
     },
   );
 
-  app.post('/v2/wallet-app/a2a/requests/:request_key/cancel', { schema: { params: RequestKeyParams } }, async (request, reply) => {
+  app.post('/v2/wallet-app/a2a/requests/:request_key/cancel', { schema: { summary: 'Cancel an App2App request', params: RequestKeyParams, response: ResultResponses } }, async (request, reply) => {
     const { member } = await session(request);
     const answer = await cancelRequestAsMember(services, { requestKey: request.params.request_key, userId: member.id }, listener);
     return reply.status(answer.httpStatus).send(answer.body);

@@ -1,4 +1,17 @@
 import Type from 'typebox';
+import { ErrorBody, type ErrorResponses } from '../http/schema.ts';
+export { EmptyAnswer } from '../http/schema.ts';
+import { KeyedErrorBody } from '../a2a/requests/schema.ts';
+
+/** The wallet-app API's errors: the registry's body (with `message` when there is detail), or the keyed body of B3. */
+export const walletAppErrors: ErrorResponses = {
+  400: Type.Union([KeyedErrorBody, ErrorBody], { description: 'refused: the registry body, or the keyed body of a request key in error' }),
+  401: ErrorBody,
+  404: ErrorBody,
+  429: ErrorBody,
+  500: ErrorBody,
+  503: ErrorBody,
+};
 
 /** Member sign-in. */
 export const SignInBody = Type.Object({
@@ -8,3 +21,57 @@ export const SignInBody = Type.Object({
 /** A PIN that is not SHA-256 hex is a client's mistake (400), not a guess: it is not counted. */
 export const ApproveBody = Type.Object({ pin: Type.String({ pattern: '^[0-9a-fA-F]{64}$', description: 'SHA-256 hex of the PIN' }) });
 export const RequestKeyParams = Type.Object({ request_key: Type.String() });
+
+/** The member as the app shows it. */
+export const MemberSummary = Type.Object({
+  email: Type.String(),
+  name: Type.String(),
+  main_address: Type.String(),
+  status: Type.Integer(),
+});
+
+/** A new session: its bearer token and when it ends. */
+export const SignedIn = Type.Object({
+  session_token: Type.String({ description: 'send as `Authorization: Bearer <session_token>`' }),
+  expires_at: Type.Integer({ description: 'epoch seconds' }),
+  member: MemberSummary,
+});
+
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+
+/** What the app shows before the member approves: exactly what approval will do (request-view.ts). */
+export const RequestView = Type.Object({
+  request_key: Type.String(),
+  type: Type.String(),
+  chain: Type.String(),
+  status: Type.String(),
+  expiration_time: Type.Integer(),
+  bapp: Type.Object({
+    name: Type.String(),
+    callback: Type.Union([Type.Object({ success: Type.Optional(Type.String()), fail: Type.Optional(Type.String()) }), Type.Null()]),
+  }),
+  summary: Type.String({ description: 'one line for the confirmation screen' }),
+  from: NullableString,
+  fee_delegated: Type.Boolean(),
+  estimated_gas: Type.Union([Type.Integer(), Type.Null()]),
+  transaction: Type.Optional(
+    Type.Object({
+      from: NullableString,
+      to: Type.String(),
+      amount: Type.Optional(Type.String()),
+      contract: Type.Optional(Type.String()),
+      native_coin: Type.Optional(Type.Boolean()),
+      decimals: Type.Optional(Type.Integer()),
+      card_id: Type.Optional(Type.String()),
+      value: Type.String({ description: 'wei sent with the call, decimal' }),
+      function: Type.Optional(NullableString),
+      params: Type.Optional(Type.Union([Type.Array(Type.Unknown()), Type.Null()])),
+      abi: Type.Optional(Type.Array(Type.Unknown())),
+      data: Type.String({ description: 'the calldata that will be signed' }),
+    }),
+  ),
+  message: Type.Optional(
+    Type.Object({ from: NullableString, value: Type.String(), is_hex_encoded: Type.Boolean(), text: NullableString }),
+  ),
+  typed_data: Type.Optional(Type.Unknown({ description: 'the EIP-712 message' })),
+});

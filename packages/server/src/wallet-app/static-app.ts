@@ -3,6 +3,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync } from 'fastify';
+import Type from 'typebox';
+import { Tags } from '../http/route-docs.ts';
+import { binaryBody, ErrorBody } from '../http/schema.ts';
 
 /**
  * The wallet app's build (packages/wallet-app, built by `npm install`): index.html and the hashed
@@ -30,12 +33,18 @@ export const WALLET_APP_HEADERS = {
   'x-content-type-options': 'nosniff',
 };
 
+/** A page of the app, documented the same whether the app is built or not (its files are not listed). */
+function pageSchema(path: string) {
+  const claimId = path.includes(':claim_id') ? { params: Type.Object({ claim_id: Type.String() }) } : {};
+  return { summary: `The wallet app at ${path}`, tags: [Tags.pages], ...claimId, response: { 200: binaryBody(['text/html'], "the wallet app's index.html"), 503: ErrorBody } };
+}
+
 /** Serves the built wallet app at the service's root, or says how to build it when it is missing. */
 export const walletAppStaticRoutes: FastifyPluginAsync<{ distDir?: string }> = async (app, options) => {
   const distDir = options.distDir ?? WALLET_APP_DIST;
   if (!existsSync(join(distDir, 'index.html'))) {
     for (const path of [...WALLET_APP_PATHS, '/assets/*']) {
-      app.get(path, async (_request, reply) =>
+      app.get(path, { schema: path === '/assets/*' ? { hide: true } : pageSchema(path) }, async (_request, reply) =>
         reply.status(503).headers(WALLET_APP_HEADERS).send({
           code: 503,
           err: 'service unavailable',
@@ -58,7 +67,7 @@ export const walletAppStaticRoutes: FastifyPluginAsync<{ distDir?: string }> = a
     },
   });
   for (const path of WALLET_APP_PATHS) {
-    app.get(path, async (_request, reply) =>
+    app.get(path, { schema: pageSchema(path) }, async (_request, reply) =>
       // index.html names the current hashed files: never kept, so a new build is picked up at once.
       reply.headers(WALLET_APP_HEADERS).header('cache-control', 'no-store').sendFile('index.html', distDir, { cacheControl: false }),
     );

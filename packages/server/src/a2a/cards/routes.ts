@@ -15,7 +15,7 @@ export const a2aCardsRoutes: FastifyPluginAsync<A2aCardsRoutesOptions> = async (
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const reader =
     options.reader ?? new IndexedCardOwnershipReader(app.services.cardIndex, app.services.store.db, new ChainCardOwnershipReader());
-  app.get('/cards', { schema: { querystring: CardsQuery, response: { 200: CardsResponse } } }, async (request) =>
+  app.get('/cards', { schema: { summary: 'B4 Card query: the cards an address owns under an NFT contract', querystring: CardsQuery, response: { 200: CardsResponse } } }, async (request) =>
     queryCards(app.services, reader, request.query),
   );
 };

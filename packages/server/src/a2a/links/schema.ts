@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { binaryBody } from '../../http/schema.ts';
 
 const Region = Type.Optional(Type.Union([Type.Literal('default'), Type.Literal('global')], { description: 'global: the {a2a_url_global} links' }));
 
@@ -8,6 +9,9 @@ export const QrQuery = Type.Object({
   format: Type.Optional(Type.Union([Type.Literal('png'), Type.Literal('svg')])),
   region: Region,
 });
+
+/** The QR code of the universal link. */
+export const QrImage = binaryBody(['image/png', 'image/svg+xml'], 'the QR code of the universal link');
 
 export const LinksResponse = Type.Object({
   request_key: Type.String(),

@@ -10,7 +10,7 @@ export const a2aPrepareRoutes: FastifyPluginAsync = async (plugin) => {
   app.post(
     '/prepare',
     {
-      schema: { body: PrepareBody, response: { 200: PreparedResponse } },
+      schema: { summary: 'B1 Prepare a request', body: PrepareBody, response: { 200: PreparedResponse } },
       validatorCompiler: prepareValidatorCompiler,
       schemaErrorFormatter: prepareSchemaError,
     },

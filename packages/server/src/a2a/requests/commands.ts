@@ -8,6 +8,7 @@ import { changeMarker, completeRequest, expiresAt, findOutboxState, findRequest,
 import { keyedErrorBody } from './errors.ts';
 import { normalizeRequestKey } from './keys.ts';
 import { Errors } from '../../errors/codes.ts';
+import type { RequestOutcome, ResultBody } from './schema.ts';
 
 /** What an approval stores as the outcome of a completed request. */
 export interface StoredOutcome {
@@ -19,8 +20,8 @@ export type TransactionStatus = 'pending' | 'success' | 'fail';
 
 /** One answer of B3, ready to send, with what long-polls need to compare answers. */
 export interface ResultAnswer {
-  httpStatus: number;
-  body: Record<string, unknown>;
+  httpStatus: 200 | 400;
+  body: ResultBody;
   /** Nothing about this answer can change any more (finished, expired or unknown). */
   terminal: boolean;
   /** Equal for two answers that a BApp would see as the same state. */
@@ -78,7 +79,7 @@ export async function presentRequest(deps: { config: Readonly<Config>; store: St
 
   switch (row.status) {
     case 'canceled':
-      return { httpStatus: 200, body: { ...base, status: 'canceled' }, terminal: true, presented: '200|canceled', marker, expiresAt: null, readableUntil };
+      return { httpStatus: 200, body: { ...base, status: 'canceled' as const }, terminal: true, presented: '200|canceled', marker, expiresAt: null, readableUntil };
     case 'error': {
       const code = row.error_code ?? Errors.InternalError;
       const body = keyedErrorBody(row.request_key, base.expiration_time, code, row.error_message);
@@ -93,7 +94,7 @@ export async function presentRequest(deps: { config: Readonly<Config>; store: St
         result = { ...result, status };
         terminal = status !== 'pending';
       }
-      const body = { ...base, status: 'completed', result, ...(outcome.ci_hash ? { ci_hash: outcome.ci_hash } : {}) };
+      const body = { ...base, status: 'completed' as const, result: result as RequestOutcome, ...(outcome.ci_hash ? { ci_hash: outcome.ci_hash } : {}) };
       return { httpStatus: 200, body, terminal, presented: `200|completed|${String(result.status ?? '')}`, marker, expiresAt: null, readableUntil };
     }
   }

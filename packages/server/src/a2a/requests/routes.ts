@@ -4,7 +4,7 @@ import type { Config } from '../../config/config.ts';
 import type { Store } from '../../store/database.ts';
 import { readResult, type ResultAnswer } from './commands.ts';
 import { normalizeRequestKey } from './keys.ts';
-import { ResultQuery } from './schema.ts';
+import { ResultQuery, ResultResponses, type ResultBody } from './schema.ts';
 import type { ResultWatcher } from './watcher.ts';
 
 /** Finished answers cannot change; they are served from memory for this long. */
@@ -16,13 +16,14 @@ const MIN_SLEEP_MS = 20;
 /** GET /v2/a2a/result?request_key=K[&wait=N]; long-polls wait on the watcher of the family's runtime. */
 export const a2aResultRoutes: FastifyPluginAsync<{ watcher: ResultWatcher }> = async (plugin, { watcher }) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
-  const finished = new Map<string, { until: number; status: number; payload: string }>();
+  const finished = new Map<string, { until: number; status: 200 | 400; payload: string }>();
 
-  app.get('/result', { schema: { querystring: ResultQuery } }, async (request, reply) => {
+  app.get('/result', { schema: { summary: 'B3 Result of a request (long-poll with wait)', querystring: ResultQuery, response: ResultResponses } }, async (request, reply) => {
     const key = normalizeRequestKey(request.query.request_key) ?? request.query.request_key;
     const cached = finished.get(key);
     if (cached && cached.until > Date.now()) {
-      return reply.status(cached.status).type('application/json; charset=utf-8').send(cached.payload);
+      // Already serialized: a string with a JSON type is sent as it is, not serialized again.
+      return reply.status(cached.status).type('application/json; charset=utf-8').send(cached.payload as unknown as ResultBody);
     }
     let answer = await readResult(app.services, key);
     const wait = request.query.wait ?? 0;

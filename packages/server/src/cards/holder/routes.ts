@@ -1,10 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { StoredFileParams } from '../../uploads/schema.ts';
+import { StoredFileBody, StoredFileParams } from '../../uploads/schema.ts';
 import { sendStoredFile } from '../../uploads/serve.ts';
 import { authenticate } from '../../member-session/commands.ts';
 import { CardPath } from '../ids.ts';
 import { heldCardView, heldSecureFile } from './commands.ts';
+import { HeldCardView } from './schema.ts';
 
 /**
  * The holder's view of a card, in the wallet-app API (Bearer session):
@@ -18,12 +19,12 @@ export const cardHolderRoutes: FastifyPluginAsync = async (parent) => {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   const services = app.services;
 
-  app.get('/v2/wallet-app/cards/:nft_id/:card_id', { schema: { params: CardPath } }, async (request) => {
+  app.get('/v2/wallet-app/cards/:nft_id/:card_id', { schema: { summary: 'A held card with its secure part and status', params: CardPath, response: { 200: HeldCardView } } }, async (request) => {
     const { member } = await authenticate(services, request.headers.authorization);
     return heldCardView(services, member, request.params.nft_id, request.params.card_id);
   });
 
-  app.get('/v2/wallet-app/files/secure/:filename', { schema: { params: StoredFileParams } }, async (request, reply) => {
+  app.get('/v2/wallet-app/files/secure/:filename', { schema: { summary: 'A secure file of a held card', params: StoredFileParams, response: { 200: StoredFileBody } } }, async (request, reply) => {
     const { member } = await authenticate(services, request.headers.authorization);
     const file = await heldSecureFile(services, member, request.params.filename);
     return sendStoredFile(services, request, reply, file, 'private, no-store');

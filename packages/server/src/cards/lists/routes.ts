@@ -14,7 +14,7 @@ export const cardListRoutes: FastifyPluginAsync = async (parent) => {
 
   app.get(
     '/v2/wallet/bapp',
-    { onRequest: authenticatePartner, schema: { querystring: BappListQuery, response: { 200: BappListAnswer } } },
+    { onRequest: authenticatePartner, schema: { summary: 'A12 Get card list by BApp', querystring: BappListQuery, response: { 200: BappListAnswer } } },
     async (request) => listPartnerBapps(app.services, requestPartner(request), { cursor: request.query.cursor }),
   );
 
@@ -22,7 +22,7 @@ export const cardListRoutes: FastifyPluginAsync = async (parent) => {
     '/v2/wallet/nft/:nft_id',
     {
       onRequest: authenticatePartner,
-      schema: { params: NftCardListParams, querystring: NftCardListQuery, response: { 200: NftCardListAnswer } },
+      schema: { summary: 'A13 Get cards of one contract', params: NftCardListParams, querystring: NftCardListQuery, response: { 200: NftCardListAnswer } },
     },
     async (request) =>
       listPartnerNftCards(app.services, requestPartner(request), {

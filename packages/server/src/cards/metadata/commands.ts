@@ -7,7 +7,7 @@ import { chainHolderOf, findMintedCardDesign } from './designs.ts';
 import { Errors } from '../../errors/codes.ts';
 
 /** The public metadata of a card (never its `secure`); 404 for a burned card or one no mint of ours made. */
-export async function publicCardMetadata(deps: { store: Store; chains: ChainRegistry }, nftId: number, cardId: number): Promise<Record<string, unknown>> {
+export async function publicCardMetadata(deps: { store: Store; chains: ChainRegistry }, nftId: number, cardId: number) {
   const contract = await cardContractById(deps, nftId).catch(() => undefined);
   const found = contract && (await findMintedCardDesign(deps, contract, cardId));
   if (!contract || !found) throw new AppError(Errors.NotFound);

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { CardPath } from '../ids.ts';
 import { publicCardMetadata } from './commands.ts';
+import { CardMetadataDocument } from './schema.ts';
 
 /**
  * `GET /v2/metadata/:nft_id/:card_id`: the `card_uri` of every card, and its on-chain `tokenURI`.
@@ -10,7 +11,7 @@ import { publicCardMetadata } from './commands.ts';
  */
 export const cardMetadataRoutes: FastifyPluginAsync = async (parent) => {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
-  app.get('/v2/metadata/:nft_id/:card_id', { schema: { params: CardPath } }, async (request, reply) => {
+  app.get('/v2/metadata/:nft_id/:card_id', { schema: { summary: 'Card metadata (card_uri and tokenURI)', params: CardPath, response: { 200: CardMetadataDocument } } }, async (request, reply) => {
     const document = await publicCardMetadata(app.services, request.params.nft_id, request.params.card_id);
     reply.header('cache-control', 'public, max-age=60');
     return document;

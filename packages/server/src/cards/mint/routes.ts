@@ -17,7 +17,7 @@ export const mintRoutes: FastifyPluginAsync = async (parent) => {
     '/v2/wallet/mint',
     {
       onRequest: authenticatePartner,
-      schema: { body: mintToAddressBody(services.config.cards.maxRecipients), response: { 200: MintAnswer } },
+      schema: { summary: 'A7 Mint cards to addresses', body: mintToAddressBody(services.config.cards.maxRecipients), response: { 200: MintAnswer } },
     },
     async (request) => {
       const partner = requestPartner(request);
@@ -35,7 +35,7 @@ export const mintRoutes: FastifyPluginAsync = async (parent) => {
     },
   );
 
-  app.get('/v2/wallet/mint/count', { onRequest: authenticatePartner, schema: { response: { 200: MintCountAnswer } } }, async (request) => ({
+  app.get('/v2/wallet/mint/count', { onRequest: authenticatePartner, schema: { summary: 'A9 Cards minted this month', response: { 200: MintCountAnswer } } }, async (request) => ({
     mint_count: currentMintCount(requestPartner(request), services.config.timeZone),
   }));
 };

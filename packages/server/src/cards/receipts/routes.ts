@@ -13,7 +13,7 @@ export const receiptRoutes: FastifyPluginAsync = async (parent) => {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/v2/wallet/receipt',
-    { onRequest: authenticatePartner, schema: { querystring: ReceiptQuery, response: { 200: ReceiptAnswer } } },
+    { onRequest: authenticatePartner, schema: { summary: 'A20 Whether a transaction succeeded', querystring: ReceiptQuery, response: { 200: ReceiptAnswer } } },
     async (request) => ({ success: await receiptSuccess(app.services, request.query.tx_hash.toLowerCase() as Hex) }),
   );
 };

@@ -27,7 +27,7 @@ export const cardsToPeopleRoutes: FastifyPluginAsync = async (parent) => {
     '/v2/wallet/mint/person',
     {
       onRequest: authenticatePartner,
-      schema: { body: mintToPersonBody(services.config.cards.maxRecipients), response: { 200: MintAnswer } },
+      schema: { summary: 'A8 Mint cards to people by name and phone', body: mintToPersonBody(services.config.cards.maxRecipients), response: { 200: MintAnswer } },
     },
     async (request) => {
       const partner = requestPartner(request);
@@ -50,7 +50,7 @@ export const cardsToPeopleRoutes: FastifyPluginAsync = async (parent) => {
 
   app.post(
     '/v2/wallet/nft/:nft_id/:card_id/send/person',
-    { onRequest: authenticatePartner, schema: { params: CardPath, body: SendToPersonBody, response: { 200: HashAnswer } } },
+    { onRequest: authenticatePartner, schema: { summary: 'A11 Send a card to a person', params: CardPath, body: SendToPersonBody, response: { 200: HashAnswer } } },
     async (request) => {
       const partner = requestPartner(request);
       const person = parsePersonPair(request.body.to_person, 0, country);

@@ -14,7 +14,7 @@ export const cardTransferRoutes: FastifyPluginAsync = async (parent) => {
 
   app.post(
     '/v2/wallet/nft/:nft_id/:card_id/send',
-    { onRequest: authenticatePartner, schema: { params: CardPath, body: SendCardBody, response: { 200: HashAnswer } } },
+    { onRequest: authenticatePartner, schema: { summary: 'A10 Send a card to an address', params: CardPath, body: SendCardBody, response: { 200: HashAnswer } } },
     async (request) =>
       sendCard(services, {
         partner: requestPartner(request),
@@ -27,7 +27,7 @@ export const cardTransferRoutes: FastifyPluginAsync = async (parent) => {
 
   app.delete(
     '/v2/wallet/nft',
-    { onRequest: authenticatePartner, schema: { body: DeleteCardBody, response: { 200: HashAnswer } } },
+    { onRequest: authenticatePartner, schema: { summary: 'A14 Delete a card', body: DeleteCardBody, response: { 200: HashAnswer } } },
     async (request) => {
       const partner = requestPartner(request);
       const contract = await assertOwnContract(services, partner, request.body.contract_address);

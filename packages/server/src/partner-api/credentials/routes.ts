@@ -4,7 +4,7 @@ import { authenticatePartner, requestPartner } from '../../partner-auth/authenti
 import { clientAddressKey } from '../../sign-in-guard/client-address.ts';
 import { withRetryAfter } from '../../sign-in-guard/retry-after.ts';
 import { changePartnerPassword, changePartnerPin } from './commands.ts';
-import { EmptyAnswer, PasswordChangeBody, PasswordChangeQuery, PinChangeBody } from './schema.ts';
+import { EmptyAnswer, PasswordChangeBody, PasswordChangeFailure, PasswordChangeQuery, PinChangeBody, PinChangeFailure } from './schema.ts';
 
 /** A2 `PUT /v2/partner/?opt=password` (also without the trailing slash) and A3 `PUT /v2/partner/pin`. */
 export const credentialRoutes: FastifyPluginAsync = async (parent) => {
@@ -14,7 +14,7 @@ export const credentialRoutes: FastifyPluginAsync = async (parent) => {
       url,
       {
         onRequest: authenticatePartner,
-        schema: { querystring: PasswordChangeQuery, body: PasswordChangeBody, response: { 200: EmptyAnswer } },
+        schema: { summary: 'A2 Change the password', querystring: PasswordChangeQuery, body: PasswordChangeBody, response: { 200: EmptyAnswer, 500: PasswordChangeFailure } },
       },
       async (request, reply) => {
         await withRetryAfter(reply, () =>
@@ -30,7 +30,7 @@ export const credentialRoutes: FastifyPluginAsync = async (parent) => {
   }
   app.put(
     '/v2/partner/pin',
-    { onRequest: authenticatePartner, schema: { body: PinChangeBody, response: { 200: EmptyAnswer } } },
+    { onRequest: authenticatePartner, schema: { summary: 'A3 Change the PIN', body: PinChangeBody, response: { 200: EmptyAnswer, 500: PinChangeFailure } } },
     async (request) => {
       await changePartnerPin(app.services, requestPartner(request), { oldPin: request.body.old_pin, newPin: request.body.new_pin });
       return {};

@@ -1,5 +1,8 @@
 import Type, { type Static } from 'typebox';
-import { Sha256Hex } from '../../http/schema.ts';
+import { failureText, Sha256Hex } from '../../http/schema.ts';
+
+/** A2 and A3 answer an empty object. */
+export { EmptyAnswer } from '../../http/schema.ts';
 
 /** A2 query: `opt=password` is the only option. */
 export const PasswordChangeQuery = Type.Object({ opt: Type.Literal('password') }, { additionalProperties: true });
@@ -15,5 +18,6 @@ export type PasswordChangeBody = Static<typeof PasswordChangeBody>;
 export const PinChangeBody = Type.Object({ old_pin: Sha256Hex, new_pin: Sha256Hex }, { additionalProperties: true });
 export type PinChangeBody = Static<typeof PinChangeBody>;
 
-/** A2 and A3 answer an empty object. */
-export const EmptyAnswer = Type.Object({}, { additionalProperties: false });
+/** A2's and A3's failures outside the listed codes. */
+export const PasswordChangeFailure = failureText('failed to change password');
+export const PinChangeFailure = failureText('failed to change PIN');

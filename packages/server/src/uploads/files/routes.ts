@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AppError } from '../../errors/app-error.ts';
 import { findStoredFile } from '../commands.ts';
-import { StoredFileParams } from '../schema.ts';
+import { StoredFileBody, StoredFileParams } from '../schema.ts';
 import { sendStoredFile } from '../serve.ts';
 import { Errors } from '../../errors/codes.ts';
 
@@ -13,7 +13,7 @@ import { Errors } from '../../errors/codes.ts';
  */
 export const fileRoutes: FastifyPluginAsync = async (parent) => {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
-  app.get('/v2/files/:filename', { schema: { params: StoredFileParams } }, async (request, reply) => {
+  app.get('/v2/files/:filename', { schema: { summary: 'A public file (A4, A5)', params: StoredFileParams, response: { 200: StoredFileBody } } }, async (request, reply) => {
     const file = await findStoredFile(app.services, request.params.filename);
     if (!file || file.visibility !== 'public') throw new AppError(Errors.NotFound);
     // Names are random and never reused: the bytes under one never change.
