@@ -105,19 +105,286 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description B1: one object per type (auth, send_coin, send_token, send_card, execute_contract, sign_message, sign_message_eip191, sign_typedData_v4) */
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description main (default), ethereum or polygon; ignored for auth */
+                    /** @description The BApp asking */
+                    bapp: {
+                        /** @description Name of the BApp, shown to the member (6401 when missing or blank) */
+                        name: string;
+                        callback?: {
+                            /** @description Link the wallet offers after approving */
+                            success?: string | null;
+                            /** @description Link the wallet offers after a failure */
+                            fail?: string | null;
+                        } | (null | "" | unknown[]);
+                        /** @description Fee-delegation credential: the fee payer pays the fee (6416, 6418) */
+                        kas_authorization_key?: string | null;
+                        /** @description Operator-issued key: the auth result carries ci_hash */
+                        service_key?: string | null;
+                    };
+                    /** @enum {string} */
+                    type: "auth";
+                    /** @description Ignored: every address is returned together */
                     chain?: unknown;
-                    /** @description { name*, callback?: { success?, fail? }, kas_authorization_key?, service_key? } */
-                    bapp?: unknown;
-                    /** @description auth, send_coin, send_token, send_card, execute_contract, sign_message, sign_message_eip191, sign_typedData_v4 */
-                    type?: unknown;
-                    /** @description for send_coin, send_token, send_card, execute_contract */
-                    transaction?: unknown;
-                    /** @description for the sign types */
-                    message?: unknown;
+                    /** @description Not used by this type: absent, null or empty (6402) */
+                    transaction?: null | "" | unknown[];
+                    /** @description Not used by this type: absent, null or empty (6402) */
+                    message?: null | "" | unknown[];
+                } | {
+                    /** @description The BApp asking */
+                    bapp: {
+                        /** @description Name of the BApp, shown to the member (6401 when missing or blank) */
+                        name: string;
+                        callback?: {
+                            /** @description Link the wallet offers after approving */
+                            success?: string | null;
+                            /** @description Link the wallet offers after a failure */
+                            fail?: string | null;
+                        } | (null | "" | unknown[]);
+                        /** @description Fee-delegation credential: the fee payer pays the fee (6416, 6418) */
+                        kas_authorization_key?: string | null;
+                        /** @description Operator-issued key: the auth result carries ci_hash */
+                        service_key?: string | null;
+                    };
+                    /** @enum {string} */
+                    type: "send_coin";
+                    /** @description main (default), ethereum or polygon; 6417 when not one of those served */
+                    chain?: ("main" | "ethereum" | "polygon") | null | "";
+                    /** @description Required for send_coin, send_token, send_card and execute_contract (6402) */
+                    transaction: {
+                        /** @description When given, only the member with this address may approve (6411) */
+                        from?: string | "" | null;
+                        /**
+                         * Format: evm-address
+                         * @description Recipient (6403); 0x hex, a valid checksum when mixed case
+                         */
+                        to: string;
+                        /** @description Coins as a decimal string, at most 18 decimals (6404) */
+                        amount: string;
+                    };
+                    /** @description Not used by this type: absent, null or empty (6402) */
+                    message?: null | "" | unknown[];
+                } | {
+                    /** @description The BApp asking */
+                    bapp: {
+                        /** @description Name of the BApp, shown to the member (6401 when missing or blank) */
+                        name: string;
+                        callback?: {
+                            /** @description Link the wallet offers after approving */
+                            success?: string | null;
+                            /** @description Link the wallet offers after a failure */
+                            fail?: string | null;
+                        } | (null | "" | unknown[]);
+                        /** @description Fee-delegation credential: the fee payer pays the fee (6416, 6418) */
+                        kas_authorization_key?: string | null;
+                        /** @description Operator-issued key: the auth result carries ci_hash */
+                        service_key?: string | null;
+                    };
+                    /** @enum {string} */
+                    type: "send_token";
+                    /** @description main (default), ethereum or polygon; 6417 when not one of those served */
+                    chain?: ("main" | "ethereum" | "polygon") | null | "";
+                    /** @description Required for send_coin, send_token, send_card and execute_contract (6402) */
+                    transaction: {
+                        /**
+                         * Format: evm-address
+                         * @description ERC-20 contract; the all-zero address selects the native coin (6405); 0x hex, a valid checksum when mixed case
+                         */
+                        contract: string;
+                        /** @description When given, only the member with this address may approve (6411) */
+                        from?: string | "" | null;
+                        /**
+                         * Format: evm-address
+                         * @description Recipient (6403); 0x hex, a valid checksum when mixed case
+                         */
+                        to: string;
+                        /** @description Whole tokens as a decimal string, converted by the contract's decimals() (6404) */
+                        amount: string;
+                    };
+                    /** @description Not used by this type: absent, null or empty (6402) */
+                    message?: null | "" | unknown[];
+                } | {
+                    /** @description The BApp asking */
+                    bapp: {
+                        /** @description Name of the BApp, shown to the member (6401 when missing or blank) */
+                        name: string;
+                        callback?: {
+                            /** @description Link the wallet offers after approving */
+                            success?: string | null;
+                            /** @description Link the wallet offers after a failure */
+                            fail?: string | null;
+                        } | (null | "" | unknown[]);
+                        /** @description Fee-delegation credential: the fee payer pays the fee (6416, 6418) */
+                        kas_authorization_key?: string | null;
+                        /** @description Operator-issued key: the auth result carries ci_hash */
+                        service_key?: string | null;
+                    };
+                    /** @enum {string} */
+                    type: "send_card";
+                    /** @description main (default), ethereum or polygon; 6417 when not one of those served */
+                    chain?: ("main" | "ethereum" | "polygon") | null | "";
+                    /** @description Required for send_coin, send_token, send_card and execute_contract (6402) */
+                    transaction: {
+                        /**
+                         * Format: evm-address
+                         * @description ERC-721 card contract (6405); 0x hex, a valid checksum when mixed case
+                         */
+                        contract: string;
+                        /** @description When given, only the member with this address may approve (6411) */
+                        from?: string | "" | null;
+                        /**
+                         * Format: evm-address
+                         * @description Recipient (6403); 0x hex, a valid checksum when mixed case
+                         */
+                        to: string;
+                        /** @description Card id: a string of digits, or a number (6406) */
+                        card_id: string | number;
+                    };
+                    /** @description Not used by this type: absent, null or empty (6402) */
+                    message?: null | "" | unknown[];
+                } | {
+                    /** @description The BApp asking */
+                    bapp: {
+                        /** @description Name of the BApp, shown to the member (6401 when missing or blank) */
+                        name: string;
+                        callback?: {
+                            /** @description Link the wallet offers after approving */
+                            success?: string | null;
+                            /** @description Link the wallet offers after a failure */
+                            fail?: string | null;
+                        } | (null | "" | unknown[]);
+                        /** @description Fee-delegation credential: the fee payer pays the fee (6416, 6418) */
+                        kas_authorization_key?: string | null;
+                        /** @description Operator-issued key: the auth result carries ci_hash */
+                        service_key?: string | null;
+                    };
+                    /** @enum {string} */
+                    type: "execute_contract";
+                    /** @description main (default), ethereum or polygon; 6417 when not one of those served */
+                    chain?: ("main" | "ethereum" | "polygon") | null | "";
+                    /** @description Required for send_coin, send_token, send_card and execute_contract (6402) */
+                    transaction: {
+                        /**
+                         * Format: evm-address
+                         * @description The contract called (6403); 0x hex, a valid checksum when mixed case
+                         */
+                        to: string;
+                        /** @description When given, only the member with this address may approve (6411) */
+                        from?: string | "" | null;
+                        /** @description Wei sent with the call, a whole number as a string; default "0" (6409) */
+                        value?: string | null;
+                        /** @description One function item, or an array holding exactly one function (error items beside it name custom reverts), or JSON text of either (6407) */
+                        abi?: string | Record<string, never> | unknown[] | null;
+                        /** @description The arguments, as an array or JSON text of one; tuples as arrays or objects by component name (6408) */
+                        params?: string | unknown[] | null;
+                        /** @description Calldata, 0x hex of at least 4 bytes: instead of abi and params (6402) */
+                        encoded_function_call?: string | null;
+                    };
+                    /** @description Not used by this type: absent, null or empty (6402) */
+                    message?: null | "" | unknown[];
+                } | {
+                    /** @description The BApp asking */
+                    bapp: {
+                        /** @description Name of the BApp, shown to the member (6401 when missing or blank) */
+                        name: string;
+                        callback?: {
+                            /** @description Link the wallet offers after approving */
+                            success?: string | null;
+                            /** @description Link the wallet offers after a failure */
+                            fail?: string | null;
+                        } | (null | "" | unknown[]);
+                        /** @description Fee-delegation credential: the fee payer pays the fee (6416, 6418) */
+                        kas_authorization_key?: string | null;
+                        /** @description Operator-issued key: the auth result carries ci_hash */
+                        service_key?: string | null;
+                    };
+                    /** @enum {string} */
+                    type: "sign_message";
+                    /** @description main (default), ethereum or polygon; 6417 when not one of those served */
+                    chain?: ("main" | "ethereum" | "polygon") | null | "";
+                    /** @description Required for sign_message, sign_message_eip191 and sign_typedData_v4 (6402) */
+                    message: {
+                        /** @description When given, only the member with this address may approve (6411) */
+                        from?: string | "" | null;
+                        /** @description The text to sign, or 0x hex bytes with is_hex_encoded (6409) */
+                        value: string;
+                        /** @description true: value is 0x hex bytes; default false (6402) */
+                        is_hex_encoded?: boolean | null;
+                    };
+                    /** @description Not used by this type: absent, null or empty (6402) */
+                    transaction?: null | "" | unknown[];
+                } | {
+                    /** @description The BApp asking */
+                    bapp: {
+                        /** @description Name of the BApp, shown to the member (6401 when missing or blank) */
+                        name: string;
+                        callback?: {
+                            /** @description Link the wallet offers after approving */
+                            success?: string | null;
+                            /** @description Link the wallet offers after a failure */
+                            fail?: string | null;
+                        } | (null | "" | unknown[]);
+                        /** @description Fee-delegation credential: the fee payer pays the fee (6416, 6418) */
+                        kas_authorization_key?: string | null;
+                        /** @description Operator-issued key: the auth result carries ci_hash */
+                        service_key?: string | null;
+                    };
+                    /** @enum {string} */
+                    type: "sign_message_eip191";
+                    /** @description main (default), ethereum or polygon; 6417 when not one of those served */
+                    chain?: ("main" | "ethereum" | "polygon") | null | "";
+                    /** @description Required for sign_message, sign_message_eip191 and sign_typedData_v4 (6402) */
+                    message: {
+                        /** @description When given, only the member with this address may approve (6411) */
+                        from?: string | "" | null;
+                        /** @description The text to sign, or 0x hex bytes with is_hex_encoded (6409) */
+                        value: string;
+                        /** @description true: value is 0x hex bytes; default false (6402) */
+                        is_hex_encoded?: boolean | null;
+                    };
+                    /** @description Not used by this type: absent, null or empty (6402) */
+                    transaction?: null | "" | unknown[];
+                } | {
+                    /** @description The BApp asking */
+                    bapp: {
+                        /** @description Name of the BApp, shown to the member (6401 when missing or blank) */
+                        name: string;
+                        callback?: {
+                            /** @description Link the wallet offers after approving */
+                            success?: string | null;
+                            /** @description Link the wallet offers after a failure */
+                            fail?: string | null;
+                        } | (null | "" | unknown[]);
+                        /** @description Fee-delegation credential: the fee payer pays the fee (6416, 6418) */
+                        kas_authorization_key?: string | null;
+                        /** @description Operator-issued key: the auth result carries ci_hash */
+                        service_key?: string | null;
+                    };
+                    /** @enum {string} */
+                    type: "sign_typedData_v4";
+                    /** @description main (default), ethereum or polygon; 6417 when not one of those served */
+                    chain?: ("main" | "ethereum" | "polygon") | null | "";
+                    /** @description Required for sign_message, sign_message_eip191 and sign_typedData_v4 (6402) */
+                    message: {
+                        /** @description When given, only the member with this address may approve (6411) */
+                        from?: string | "" | null;
+                        /** @description EIP-712 typed data { types, primaryType, domain, message } as for eth_signTypedData_v4, or JSON text of it (6409) */
+                        value: string | {
+                            types: {
+                                [key: string]: {
+                                    name: string;
+                                    type: string;
+                                }[];
+                            };
+                            primaryType: string;
+                            domain?: Record<string, never>;
+                            message: Record<string, never>;
+                        };
+                    };
+                    /** @description Not used by this type: absent, null or empty (6402) */
+                    transaction?: null | "" | unknown[];
                 };
             };
         };
