@@ -11,7 +11,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * The service's error bodies as one shape: the keyed body of a request in error
  * (`{ request_key, expiration_time, status: "error", error: { code, err, message } }`) gets `err`,
  * `code` and `message` beside it; the bare `{ code, err }` keeps the detail of `error.message`
- * (6408, 6414) as `message`; anything else (a proxy's page, an empty 500) becomes
+ * (a prepare refusal's field, 6414's revert reason) as `message`; anything else (a proxy's page, an empty 500) becomes
  * `{ code: <HTTP status>, err }`.
  */
 export function toError(httpStatus: number, body: unknown): A2aError | RequestErrorState {

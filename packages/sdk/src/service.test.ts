@@ -97,8 +97,13 @@ describe('SDK against the service', () => {
   });
 
   test('errors come back with the REST codes', async () => {
-    assert.deepEqual(await a2a.prepare.sendCoin({ bappName: 'SDK test', to: '0x12', amount: '1' }), { code: 6403, err: 'invalid to address' });
-    assert.deepEqual(await a2a.prepare.auth({ bappName: ' ' }), { code: 6401, err: 'bapp name is required' });
+    // A prepare refusal's message names the field it is about.
+    assert.deepEqual(await a2a.prepare.sendCoin({ bappName: 'SDK test', to: '0x12', amount: '1' }), {
+      code: 6403,
+      err: 'invalid to address',
+      message: 'body/transaction/to must match pattern "^0x[0-9a-fA-F]{40}$"',
+    });
+    assert.deepEqual(await a2a.prepare.auth({ bappName: ' ' }), { code: 6401, err: 'bapp name is required', message: 'body/bapp/name must match pattern "\\S"' });
     const unknown = '00000000-0000-0000-0000-000000000000';
     assert.deepEqual(await a2a.getResult(unknown), { code: 6000, err: 'request key does not exist' });
     assert.deepEqual(await a2a.waitForResult(unknown), { code: 6000, err: 'request key does not exist' });

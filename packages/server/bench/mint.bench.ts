@@ -11,11 +11,15 @@
  * 1. Gas per card: one A7 call to 100 fresh addresses (total receipt gas, intrinsic and calldata
  *    included, / 100), shown beside 100 NaiveCardNFT.mint transactions to 100 other fresh
  *    addresses (sum of receipt gas / 100). Target: <= 12,000 gas per card at 100 recipients.
- * 2. Cards per second end to end: CARDS cards through A7 calls of MINT_BENCH_CALL_SIZE (500) addresses, CONCURRENCY calls
- *    at a time (each answers once its cards are mined), against the same
- *    number of NaiveCardNFT.mint transactions at their best: pre-signed with consecutive nonces
- *    (before the clock starts), sent SEND_CONCURRENCY at a time, until every receipt is read.
- *    Target: ratio >= 5.
+ * 2. Cards per second end to end: CARDS cards a side in ROUNDS rounds, which side goes first
+ *    alternating. A7: calls of MINT_BENCH_CALL_SIZE (100) addresses, CONCURRENCY (8) in flight, each
+ *    answering once its cards are mined. Naive: the same number of NaiveCardNFT.mint transactions at
+ *    their best, pre-signed with consecutive nonces (before the clock starts), sent SEND_CONCURRENCY
+ *    at a time until every receipt is read, on a fresh node each round (anvil slows as blocks pile
+ *    up, and the naive way makes a block per card). After the A7 side, and outside its time, the
+ *    card index is let reach the chain head, so the next side does not run beside its leftover
+ *    work; that lag is printed, and the rate with it counted. Target: ratio >= 5. Before it, the cost of
+ *    unlocking the partner key with its PIN (scrypt) and of a held key is measured.
  * 3. A13 latency: LIST_CARDS cards of the partner's contract held by the partner's own address,
  *    written into the card index directly (ids far above the minted ones), with the index caught up
  *    with the chain head so A13's wait for the index returns at once. GET /v2/wallet/nft/:nft_id
@@ -24,30 +28,38 @@
  *
  * Prints each figure, its baseline and the ratio against the target; asserts nothing.
  *
- * Env: MINT_BENCH_CARDS (1000), MINT_BENCH_CONCURRENCY (4), MINT_BENCH_SEND_CONCURRENCY (16),
+ * Env: MINT_BENCH_CARDS (5000), MINT_BENCH_ROUNDS (5), MINT_BENCH_CALL_SIZE (100), MINT_BENCH_CONCURRENCY (8), MINT_BENCH_SEND_CONCURRENCY (16),
  * MINT_BENCH_LIST_CARDS (1000000), MINT_BENCH_LIST_ITERATIONS (1000).
  */
-import { loadavg } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { encodeDeployData, encodeFunctionData, keccak256, parseEther, toHex, type Address, type Hex, type TransactionReceipt } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { naiveCardNftAbi, naiveCardNftBytecode } from '@wallet-service/contracts';
 import { setBalance } from '../src/a2a/testing/support.ts';
 import { encodeCardCursor } from '../src/card-index/page-cursor.ts';
 import { LIST_PAGE_SIZE } from '../src/cards/lists/commands.ts';
-import { buildAddresses, buildMintPayload, mintOk, partnerCall } from '../src/cards/testing/card-factories.ts';
+import { buildAddresses, buildMintPayload, indexedToHead, mintOk, partnerCall } from '../src/cards/testing/card-factories.ts';
 import { signInToken } from '../src/partner-api/testing/partner-session.ts';
-import type { Services } from '../src/services.ts';
+import { createChainContext, type ChainContext } from '../src/chain/chains.ts';
+import { ManagedNode } from '../src/chain/managed-node.ts';
+import { KeyVault } from '../src/custody/key-vault.ts';
+import { findSealedKey } from '../src/custody/store.ts';
+import { UNLOCKED_KEY_TTL_MS } from '../src/custody/unlocked-keys.ts';
 import { buildApprovedPartner } from '../src/testing/factories.ts';
 import { openTestApp, type TestApp } from '../src/testing/test-services.ts';
-import { fillCardIndex, pool, timeInterleaved, type Latency } from './bench-support.ts';
+import { fillCardIndex, pool, summarise, timeInterleaved, type Latency } from './bench-support.ts';
 
-const CARDS = Number(process.env.MINT_BENCH_CARDS ?? 1_000);
-const CONCURRENCY = Number(process.env.MINT_BENCH_CONCURRENCY ?? 4);
+const CARDS = Number(process.env.MINT_BENCH_CARDS ?? 5_000);
+const ROUNDS = Number(process.env.MINT_BENCH_ROUNDS ?? 5);
+const CONCURRENCY = Number(process.env.MINT_BENCH_CONCURRENCY ?? 8);
+const UNLOCK_SAMPLES = 5;
 const SEND_CONCURRENCY = Number(process.env.MINT_BENCH_SEND_CONCURRENCY ?? 16);
 const LIST_CARDS = Number(process.env.MINT_BENCH_LIST_CARDS ?? 1_000_000);
 const LIST_ITERATIONS = Number(process.env.MINT_BENCH_LIST_ITERATIONS ?? 1_000);
-/** Addresses per A7 call (MINT_BENCH_CALL_SIZE): a partner minting many cards names up to cards.maxRecipients per call. */
-const RECIPIENTS_PER_CALL = Number(process.env.MINT_BENCH_CALL_SIZE ?? 500);
+/** Addresses per A7 call (MINT_BENCH_CALL_SIZE): the project's target is set at 100 a call. */
+const RECIPIENTS_PER_CALL = Number(process.env.MINT_BENCH_CALL_SIZE ?? 100);
 const GAS_CARDS = 100;
 const WARM_UP_CARDS = 10;
 const DEEP_PAGE = Math.max(2, Math.min(5_000, Math.floor(LIST_CARDS / LIST_PAGE_SIZE)));
@@ -55,6 +67,7 @@ const DEEP_PAGE = Math.max(2, Math.min(5_000, Math.floor(LIST_CARDS / LIST_PAGE_
 const FIRST_LISTED_ID = 1_000_000_001;
 const OTHER_CARDS = Math.min(200_000, Math.ceil(LIST_CARDS / 5));
 const OTHER_CONTRACT = `0x${'0ddba11'.padEnd(40, '2')}`;
+/** The project's targets (issue 24; the A13 listing keeps its own). */
 const TARGETS = { gasPerCard: 12_000, rateRatio: 5, latencyRatio: 1.5 };
 
 type Partner = Awaited<ReturnType<typeof buildApprovedPartner>> & { token: string };
@@ -76,10 +89,10 @@ function naiveTokenUri(card: number): string {
 }
 
 /** Signs a transaction of the naive minter with the fees the outbox would pay (twice the estimate). */
-async function signNaive(services: Services, minter: NaiveMinter, fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }, call: { to?: Address; data: Hex; gas: bigint }): Promise<Hex> {
+async function signNaive(chain: ChainContext, minter: NaiveMinter, fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }, call: { to?: Address; data: Hex; gas: bigint }): Promise<Hex> {
   return minter.account.signTransaction({
     type: 'eip1559',
-    chainId: services.chains.get('main').chainId,
+    chainId: chain.chainId,
     nonce: minter.nonce++,
     ...(call.to ? { to: call.to } : {}),
     data: call.data,
@@ -90,14 +103,14 @@ async function signNaive(services: Services, minter: NaiveMinter, fees: { maxFee
 }
 
 /** A funded plain key with its own NaiveCardNFT deployed. */
-async function deployNaive(services: Services): Promise<NaiveMinter> {
-  const client = services.chains.get('main').client;
+async function deployNaive(chain: ChainContext): Promise<NaiveMinter> {
+  const client = chain.client;
   const account = privateKeyToAccount(generatePrivateKey());
-  await setBalance(services, account.address, parseEther('1000'));
+  await client.request({ method: 'anvil_setBalance' as never, params: [account.address, toHex(parseEther('1000'))] as never });
   const minter: NaiveMinter = { account, contract: '0x', nonce: 0, minted: 0, mintGas: 0n };
   const data = encodeDeployData({ abi: naiveCardNftAbi, bytecode: naiveCardNftBytecode, args: [account.address] });
   const gas = await client.estimateGas({ account: account.address, data });
-  const raw = await signNaive(services, minter, await client.estimateFeesPerGas(), { data, gas: (gas * 5n) / 4n });
+  const raw = await signNaive(chain, minter, await client.estimateFeesPerGas(), { data, gas: (gas * 5n) / 4n });
   const receipt = await client.waitForTransactionReceipt({ hash: await client.sendRawTransaction({ serializedTransaction: raw }), pollingInterval: 20 });
   if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error('NaiveCardNFT was not deployed');
   minter.contract = receipt.contractAddress;
@@ -117,13 +130,13 @@ async function deployNaive(services: Services): Promise<NaiveMinter> {
  * consecutive nonces (not timed), then sent SEND_CONCURRENCY at a time and timed until every
  * receipt is read. Returns the time and the summed gas of the receipts.
  */
-async function naiveMints(services: Services, minter: NaiveMinter, recipients: Address[]): Promise<{ ms: number; gasUsed: bigint }> {
-  const client = services.chains.get('main').client;
+async function naiveMints(chain: ChainContext, minter: NaiveMinter, recipients: Address[]): Promise<{ ms: number; gasUsed: bigint }> {
+  const client = chain.client;
   const fees = await client.estimateFeesPerGas();
   const raws: Hex[] = [];
   for (const to of recipients) {
     const data = encodeFunctionData({ abi: naiveCardNftAbi, functionName: 'mint', args: [to, naiveTokenUri(minter.minted++)] });
-    raws.push(await signNaive(services, minter, fees, { to: minter.contract, data, gas: minter.mintGas }));
+    raws.push(await signNaive(chain, minter, fees, { to: minter.contract, data, gas: minter.mintGas }));
   }
   const hashes: Hex[] = new Array(raws.length);
   const receipts: TransactionReceipt[] = new Array(raws.length);
@@ -158,20 +171,103 @@ async function gasPerCard(t: TestApp, partner: Partner, minter: NaiveMinter): Pr
   const client = t.services.chains.get('main').client;
   const receipts = await Promise.all(answer.hashes.map((hash) => client.getTransactionReceipt({ hash: hash as Hex })));
   const a7Gas = receipts.reduce((sum, receipt) => sum + receipt.gasUsed, 0n);
-  const naive = await naiveMints(t.services, minter, buildAddresses(GAS_CARDS));
+  const naive = await naiveMints(t.services.chains.get('main'), minter, buildAddresses(GAS_CARDS));
   return { a7: Number(a7Gas) / GAS_CARDS, naive: Number(naive.gasUsed) / GAS_CARDS, a7Transactions: receipts.length };
 }
 
-async function cardsPerSecond(t: TestApp, partner: Partner, minter: NaiveMinter): Promise<{ a7: number; naive: number; a7Ms: number; naiveMs: number }> {
-  const calls: Address[][] = [];
-  for (let left = CARDS; left > 0; left -= RECIPIENTS_PER_CALL) calls.push(buildAddresses(Math.min(RECIPIENTS_PER_CALL, left)));
-  let started = performance.now();
-  await pool(calls.length, CONCURRENCY, async (index) => {
-    await a7Mint(t, partner, calls[index]!);
-  });
-  const a7Ms = performance.now() - started;
-  const naive = await naiveMints(t.services, minter, buildAddresses(CARDS));
-  return { a7: (CARDS * 1000) / a7Ms, naive: (CARDS * 1000) / naive.ms, a7Ms, naiveMs: naive.ms };
+/**
+ * The naive side's own node for one round: a fresh managed anvil (the settings of the service's
+ * node), its NaiveCardNFT deployed and warmed up. An automining anvil slows as its blocks pile up,
+ * and the naive way makes one block per card; on a fresh node each round it starts as fast as it
+ * can, while A7 keeps the service's node, which its earlier rounds and the naive gas figure grew.
+ */
+async function withFreshNaiveNode<T>(t: TestApp, run: (chain: ChainContext, minter: NaiveMinter) => Promise<T>): Promise<T> {
+  const settings = t.services.config.chains.main;
+  if (settings?.mode !== 'managed') throw new Error('the bench needs the managed main chain');
+  const directory = mkdtempSync(join(tmpdir(), 'wallet-bench-naive-'));
+  const node = new ManagedNode({ name: 'naive', settings, directory });
+  try {
+    const rpcUrl = await node.start();
+    const chain = createChainContext('main', settings.chainId, settings.messagePrefix, rpcUrl, node, { managed: true, automine: true });
+    const minter = await deployNaive(chain);
+    await naiveMints(chain, minter, buildAddresses(WARM_UP_CARDS));
+    return await run(chain, minter);
+  } finally {
+    await node.stop();
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+interface RateRound {
+  a7Ms: number;
+  naiveMs: number;
+  a7First: boolean;
+  /** From the A7 side's last answer until the card index reached the chain head (not counted in a7Ms). */
+  indexLagMs: number;
+}
+
+/**
+ * ROUNDS rounds, each CARDS / ROUNDS cards a side; which side goes first alternates (the machine's
+ * load drifts). A7: calls of RECIPIENTS_PER_CALL addresses, CONCURRENCY in flight, each answered
+ * once its cards are mined. Naive: pre-signed mints on a fresh node of their own (see withFreshNaiveNode).
+ */
+async function cardsPerSecond(t: TestApp, partner: Partner): Promise<RateRound[]> {
+  const perRound = Math.ceil(CARDS / ROUNDS);
+  const rounds: RateRound[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const calls: Address[][] = [];
+    for (let left = perRound; left > 0; left -= RECIPIENTS_PER_CALL) calls.push(buildAddresses(Math.min(RECIPIENTS_PER_CALL, left)));
+    let indexLagMs = 0;
+    const a7Side = async () => {
+      const started = performance.now();
+      await pool(calls.length, CONCURRENCY, async (index) => {
+        await a7Mint(t, partner, calls[index]!);
+      });
+      const answered = performance.now();
+      // The card index takes the side's cards after their answers (A7 answers once mined; the lists
+      // catch the index up when asked). Let it finish before the clock starts again, so neither the
+      // next side, naive or A7, runs beside this side's leftover work.
+      await indexedToHead(t.services);
+      indexLagMs = performance.now() - answered;
+      return answered - started;
+    };
+    const naiveSide = () => withFreshNaiveNode(t, async (chain, minter) => (await naiveMints(chain, minter, buildAddresses(perRound))).ms);
+    const a7First = round % 2 === 0;
+    let a7Ms: number;
+    let naiveMs: number;
+    if (a7First) {
+      a7Ms = await a7Side();
+      naiveMs = await naiveSide();
+    } else {
+      naiveMs = await naiveSide();
+      a7Ms = await a7Side();
+    }
+    rounds.push({ a7Ms, naiveMs, a7First, indexLagMs });
+  }
+  return rounds;
+}
+
+/**
+ * What unlocking the partner's key costs an A7 call: PIN checked with scrypt (a vault that holds no
+ * unlocked keys, as every call paid before), against the service's vault, which holds the key for
+ * UNLOCKED_KEY_TTL_MS after a check. Medians of UNLOCK_SAMPLES each.
+ */
+async function unlockCost(t: TestApp, partner: Partner): Promise<{ scryptMs: number; heldMs: number }> {
+  const keyId = partner.partner.key_id;
+  const sealed = keyId ? await findSealedKey(t.services.store.db, keyId) : undefined;
+  if (!keyId || !sealed) throw new Error('the partner has no signing key');
+  const coldVault = new KeyVault(t.services.store.db, await t.services.vault.masterKey(sealed.master_key_id ?? ''), { unlockedKeys: { ttlMs: 0 } });
+  const median = async (vault: KeyVault) => {
+    const samples: number[] = [];
+    for (let sample = 0; sample < UNLOCK_SAMPLES; sample++) {
+      const started = performance.now();
+      await vault.unlock(keyId, partner.pinHash);
+      samples.push(performance.now() - started);
+    }
+    return summarise(samples).medianMs;
+  };
+  await t.services.vault.unlock(keyId, partner.pinHash);
+  return { scryptMs: await median(coldVault), heldMs: await median(t.services.vault) };
 }
 
 async function listingLatency(t: TestApp, partner: Partner): Promise<{ first: Latency; deep: Latency; fillSeconds: number; indexNote: string }> {
@@ -230,30 +326,54 @@ async function main(): Promise<void> {
     const built = await buildApprovedPartner(t.services, { mintLimit: 10 * (CARDS + GAS_CARDS + WARM_UP_CARDS) });
     const partner: Partner = { ...built, token: await signInToken(t.app, built.partner.email, built.passwordHash) };
     await setBalance(t.services, partner.partner.main_address as Address, parseEther('1000'));
-    const minter = await deployNaive(t.services);
+    const main = t.services.chains.get('main');
+    const minter = await deployNaive(main);
 
     // Warm-up (not measured): the first card of each contract, key unlock, JIT, connections.
     await a7Mint(t, partner, buildAddresses(WARM_UP_CARDS));
-    await naiveMints(t.services, minter, buildAddresses(WARM_UP_CARDS));
+    await naiveMints(main, minter, buildAddresses(WARM_UP_CARDS));
 
+    const unlock = await unlockCost(t, partner);
     const gas = await gasPerCard(t, partner, minter);
-    const rate = await cardsPerSecond(t, partner, minter);
+    const rounds = await cardsPerSecond(t, partner);
     const listing = await listingLatency(t, partner);
 
+    const perRound = Math.ceil(CARDS / ROUNDS);
+    const a7Ms = rounds.reduce((sum, round) => sum + round.a7Ms, 0);
+    const naiveMs = rounds.reduce((sum, round) => sum + round.naiveMs, 0);
+    const rate = { a7: (perRound * ROUNDS * 1000) / a7Ms, naive: (perRound * ROUNDS * 1000) / naiveMs };
     const gasRatio = gas.a7 / gas.naive;
     const gasMet = gas.a7 <= TARGETS.gasPerCard;
     const rateRatio = rate.a7 / rate.naive;
+    const indexLagMs = rounds.reduce((sum, round) => sum + round.indexLagMs, 0);
+    const indexedRatio = (perRound * ROUNDS * 1000) / (a7Ms + indexLagMs) / rate.naive;
     const latencyRatio = listing.deep.medianMs / listing.first.medianMs;
     const ms = (value: number) => `${value.toFixed(2)} ms`;
-    const s = (value: number) => `${(value / 1000).toFixed(2)} s`;
+    const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
     console.log(
       `mint bench: ${t.services.store.dialect} store, embedded anvil (automine); load average before the run ${load}; ` +
         `whole run ${((performance.now() - began) / 1000).toFixed(0)} s`,
     );
     console.log(`  gas per card: one A7 call to ${GAS_CARDS} fresh addresses (${gas.a7Transactions} transaction) vs ${GAS_CARDS} NaiveCardNFT.mint transactions`);
     console.log(
-      `  cards per second: ${CARDS} cards, A7 calls of ${RECIPIENTS_PER_CALL} addresses ${CONCURRENCY} at a time, each answered once its cards are mined ` +
-        `(${s(rate.a7Ms)}) vs ${CARDS} pre-signed NaiveCardNFT.mint transactions sent ${SEND_CONCURRENCY} at a time until every receipt was read (${s(rate.naiveMs)})`,
+      `  partner key unlock: PIN checked with scrypt ${ms(unlock.scryptMs)} (what every A7 call paid before keys were held), ` +
+        `held key ${ms(unlock.heldMs)} (median of ${UNLOCK_SAMPLES}; held ${UNLOCKED_KEY_TTL_MS / 1000} s after a check, so a call pays scrypt at most once a minute)`,
+    );
+    console.log(
+      `  cards per second: ${ROUNDS} rounds of ${perRound} cards a side, which side first alternating; A7 calls of ${RECIPIENTS_PER_CALL} addresses, ` +
+        `${CONCURRENCY} in flight, each answered once its cards are mined, vs pre-signed NaiveCardNFT.mint transactions on a fresh node per round, ` +
+        `sent ${SEND_CONCURRENCY} at a time until every receipt was read`,
+    );
+    for (const [index, round] of rounds.entries()) {
+      console.log(
+        `    round ${index + 1} (${round.a7First ? 'A7 first' : 'naive first'}): A7 ${((perRound * 1000) / round.a7Ms).toFixed(1)} cards/s, ` +
+          `naive ${((perRound * 1000) / round.naiveMs).toFixed(1)} cards/s, ratio ${(round.naiveMs / round.a7Ms).toFixed(2)}; ` +
+          `card index at the head ${round.indexLagMs.toFixed(0)} ms after A7's last answer`,
+      );
+    }
+    console.log(
+      `    counting the card index's catching up in A7's time too: ${((perRound * ROUNDS * 1000) / (a7Ms + indexLagMs)).toFixed(1)} cards/s, ` +
+        `ratio ${indexedRatio.toFixed(2)} (the target is on the answered cards, as A7 answers once its cards are mined)`,
     );
     console.log(
       `  A13 listing: ${LIST_CARDS.toLocaleString('en')} cards held by the partner (+${OTHER_CARDS.toLocaleString('en')} other cards) written in ` +
@@ -270,17 +390,24 @@ async function main(): Promise<void> {
         gas.a7.toFixed(0),
         `${gas.naive.toFixed(0)} (naive)`,
         gasRatio.toFixed(3),
-        `<= ${TARGETS.gasPerCard.toLocaleString('en')} gas per card at ${GAS_CARDS} recipients`,
-        gasMet ? 'met' : 'not met',
+        `<= ${TARGETS.gasPerCard.toLocaleString('en')} gas per card`,
+        verdict(gasMet),
       ],
-      ['cards per second', rate.a7.toFixed(1), `${rate.naive.toFixed(1)} (naive)`, rateRatio.toFixed(2), `>= ${TARGETS.rateRatio}`, rateRatio >= TARGETS.rateRatio ? 'PASS' : 'MISS'],
+      [
+        `cards per second, ${perRound * ROUNDS} a side`,
+        rate.a7.toFixed(1),
+        `${rate.naive.toFixed(1)} (naive)`,
+        rateRatio.toFixed(2),
+        `>= ${TARGETS.rateRatio}x`,
+        verdict(rateRatio >= TARGETS.rateRatio),
+      ],
       [
         `A13 page ${DEEP_PAGE} median`,
         ms(listing.deep.medianMs),
         `${ms(listing.first.medianMs)} (page 1)`,
         latencyRatio.toFixed(2),
         `<= ${TARGETS.latencyRatio}`,
-        latencyRatio <= TARGETS.latencyRatio ? 'PASS' : 'MISS',
+        verdict(latencyRatio <= TARGETS.latencyRatio),
       ],
     ];
     const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));

@@ -7,10 +7,10 @@
  * until the outbox has recorded every receipt. Side 2: N transfers of the same kind, pre-signed, sent
  * straight to the node with eth_sendRawTransaction, CONCURRENCY at a time, until all are mined.
  * WARM_UP_ROUNDS rounds that are not counted, then ROUNDS rounds, alternating which side goes
- * first; prints each round and the median ratio (target: at least 0.8). Prints; asserts nothing.
+ * first; prints each round and the median ratio (target: at least 0.9). Prints; asserts nothing.
  *
- * Env: OUTBOX_BENCH_N (default 500 per side and round), OUTBOX_BENCH_ROUNDS (10),
- * OUTBOX_BENCH_WARM_UP_ROUNDS (8), OUTBOX_BENCH_CONCURRENCY (16), OUTBOX_BENCH_ACCOUNTS (4).
+ * Env: OUTBOX_BENCH_N (default 5000 per side and round), OUTBOX_BENCH_ROUNDS (5),
+ * OUTBOX_BENCH_WARM_UP_ROUNDS (4) of OUTBOX_BENCH_WARM_UP_N (1000), OUTBOX_BENCH_CONCURRENCY (16), OUTBOX_BENCH_ACCOUNTS (4).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -26,10 +26,10 @@ import { openServices, type Services } from '../src/services.ts';
 import { withBackgroundJobs } from '../src/background-jobs.ts';
 import { pool } from './bench-support.ts';
 
-const N = Number(process.env.OUTBOX_BENCH_N ?? 500);
+const N = Number(process.env.OUTBOX_BENCH_N ?? 5_000);
 const CONCURRENCY = Number(process.env.OUTBOX_BENCH_CONCURRENCY ?? 16);
 const ACCOUNTS = Number(process.env.OUTBOX_BENCH_ACCOUNTS ?? 4);
-const ROUNDS = Number(process.env.OUTBOX_BENCH_ROUNDS ?? 10);
+const ROUNDS = Number(process.env.OUTBOX_BENCH_ROUNDS ?? 5);
 /**
  * Whole rounds run first and not counted, so that the measured ones see this process as it is in a
  * service that has been running. Without them the JIT was still optimizing the outbox's hot
@@ -38,8 +38,11 @@ const ROUNDS = Number(process.env.OUTBOX_BENCH_ROUNDS ?? 10);
  * 2-core machine; the outbox's CPU per transaction fell from about 1,100 us in the first round to
  * 650-780 us from the eighth on (docs/architecture.md, "Throughput").
  */
-const WARM_UP_ROUNDS = Number(process.env.OUTBOX_BENCH_WARM_UP_ROUNDS ?? 8);
-const TARGET_RATIO = 0.8;
+const WARM_UP_ROUNDS = Number(process.env.OUTBOX_BENCH_WARM_UP_ROUNDS ?? 4);
+/** Transactions a side in a warm-up round: 4 x 1,000 is more than the 8 x 500 the figures above were taken with. */
+const WARM_UP_N = Number(process.env.OUTBOX_BENCH_WARM_UP_N ?? 1_000);
+/** The project's target (issue 24): the outbox sends at least 0.9 of the raw pre-signed rate. */
+const TARGET_RATIO = 0.9;
 /** Transactions sent before the measured ones, on both sides. */
 const WARM_UP = 200;
 const TRANSFER_GAS = 21_000n;
@@ -215,7 +218,7 @@ async function withFreshService<T>(run: (services: Services, nodePid: number) =>
 }
 
 /** Side 1 on its own node: server-protected custody keys as senders, a warm-up, then N transfers. */
-function outboxSide(round: number): Promise<Rate> {
+function outboxSide(round: number, count: number): Promise<Rate> {
   return withFreshService(async (services, nodePid) => {
     const signers: TransactionSigner[] = [];
     for (let index = 0; index < ACCOUNTS; index++) {
@@ -227,18 +230,18 @@ function outboxSide(round: number): Promise<Rate> {
     // Warm-up (not measured): nonce rows, fee cache, connections, and the JIT, as in a service that
     // has been running.
     await throughOutbox(services, signers, `warm-up-${round}`, WARM_UP);
-    return measured(nodePid, N, () => throughOutbox(services, signers, `measured-${round}`, N));
+    return measured(nodePid, count, () => throughOutbox(services, signers, `measured-${round}`, count));
   });
 }
 
 /** Side 2 on its own node: plain keys, a warm-up, then the same N transfers pre-signed. */
-function rawSide(): Promise<Rate> {
+function rawSide(count: number): Promise<Rate> {
   return withFreshService(async (services, nodePid) => {
     const rawKeys = Array.from({ length: ACCOUNTS }, () => generatePrivateKey());
     for (const key of rawKeys) await setBalance(services, privateKeyToAddress(key));
     await straightToNode(services, await presignTransfers(services, rawKeys, WARM_UP));
-    const presigned = await presignTransfers(services, rawKeys, N);
-    return measured(nodePid, N, () => straightToNode(services, presigned));
+    const presigned = await presignTransfers(services, rawKeys, count);
+    return measured(nodePid, count, () => straightToNode(services, presigned));
   });
 }
 
@@ -252,12 +255,13 @@ async function main(): Promise<void> {
     let outbox: Rate;
     let raw: Rate;
     const outboxFirst = round % 2 === 0;
+    const count = round < WARM_UP_ROUNDS ? WARM_UP_N : N;
     if (outboxFirst) {
-      outbox = await outboxSide(round);
-      raw = await rawSide();
+      outbox = await outboxSide(round, count);
+      raw = await rawSide(count);
     } else {
-      raw = await rawSide();
-      outbox = await outboxSide(round);
+      raw = await rawSide(count);
+      outbox = await outboxSide(round, count);
     }
     rounds.push({ outbox, raw, ratio: outbox.perSecond / raw.perSecond, outboxFirst });
   }
@@ -272,7 +276,7 @@ async function main(): Promise<void> {
   console.log(
     `outbox bench: ${ROUNDS} rounds of ${N} plain transfers per side, each side on a fresh managed node (anvil, automine), ${ACCOUNTS} sender accounts, concurrency ${CONCURRENCY}, SQLite store`,
   );
-  console.log(`  not counted (${WARM_UP_ROUNDS} rounds warming up this process): ratios ${warmUps.map((round) => round.ratio.toFixed(2)).join(', ')}`);
+  console.log(`  not counted (${WARM_UP_ROUNDS} rounds of ${WARM_UP_N} warming up this process): ratios ${warmUps.map((round) => round.ratio.toFixed(2)).join(', ')}`);
   for (const [index, { outbox, raw, ratio, outboxFirst }] of rounds.entries()) {
     console.log(
       `  round ${index + 1} (${outboxFirst ? 'outbox first' : 'raw first'}): outbox ${outbox.perSecond.toFixed(1).padStart(7)} tx/s ` +

@@ -1,7 +1,12 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly: no build step between a checkout and a running service.
-import { register } from 'tsx/esm/api';
-
-register();
-const { main } = await import('../src/cli/main.ts');
-process.exitCode = await main(process.argv.slice(2));
+// The compiled service and CLI (dist/, built by `npm install`; scripts/build.mjs).
+// bin/wallet-service-tsx.js runs the TypeScript sources instead, as the tests do.
+let compiled;
+try {
+  compiled = await import('../dist/wallet-service.js');
+} catch (error) {
+  if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('dist/wallet-service.js')) throw error;
+  console.error('wallet-service: not built yet: run npm install (or npm run build --workspace @wallet-service/server)');
+  process.exit(1);
+}
+process.exitCode = await compiled.main(process.argv.slice(2));

@@ -1,4 +1,6 @@
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions, type FastifySchemaCompiler } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { createServer, type ServerOptions } from 'node:http';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions, type FastifySchemaCompiler } from 'fastify';
 import { AjvCompiler } from '@fastify/ajv-compiler';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Services } from './services.ts';
@@ -6,13 +8,19 @@ import { AppError, isAppError, isRefusedRequest, refusedRequestBody } from './er
 import { healthRoutes } from './health/routes.ts';
 import { applyA2aFamily } from './a2a/family.ts';
 import { A2aRuntime } from './a2a/runtime.ts';
+import type { HeldResults } from './a2a/requests/held-results.ts';
 import { a2aPrepareRoutes } from './a2a/prepare/routes.ts';
-import { a2aResultRoutes } from './a2a/requests/routes.ts';
+import { a2aResultRoutes, answerHeldPoll } from './a2a/requests/routes.ts';
 import { a2aLinksRoutes } from './a2a/links/routes.ts';
 import { a2aCardsRoutes } from './a2a/cards/routes.ts';
 import { walletAppRoutes } from './wallet-app/routes.ts';
+import { sessionRoutes } from './wallet-app/sessions/routes.ts';
+import { memberRoutes } from './wallet-app/members/routes.ts';
+import { homeRoutes } from './wallet-app/home/routes.ts';
 import { applyWalletAppConventions } from './wallet-app/family.ts';
 import { walletAppStaticRoutes } from './wallet-app/static-app.ts';
+import { memberCardRoutes } from './wallet-app/cards/routes.ts';
+import { activityRoutes } from './wallet-app/activity/routes.ts';
 import { applyPartnerApiConventions } from './partner-api/family.ts';
 import { signInRoutes } from './partner-api/sign-in/routes.ts';
 import { credentialRoutes } from './partner-api/credentials/routes.ts';
@@ -28,6 +36,7 @@ import { cardHolderRoutes } from './cards/holder/routes.ts';
 import { cardMetadataRoutes } from './cards/metadata/routes.ts';
 import { escrowRoutes } from './escrow/routes.ts';
 import { claimRoutes } from './escrow/claims/routes.ts';
+import { webhookRoutes } from './webhooks/routes.ts';
 import { exampleRoutes } from './examples/routes.ts';
 import { answerClientError } from './http/client-errors.ts';
 import { discardUnreadBody, isBodyRead, lingerOnClose, REFUSED_BODY_DISCARD } from './http/unread-body.ts';
@@ -36,6 +45,8 @@ import { registerOpenApiDocument } from './openapi/document.ts';
 import { documentFamilyRoutes, Tags } from './http/route-docs.ts';
 import { ErrorBody } from './http/schema.ts';
 import { openApiRoutes } from './openapi/routes.ts';
+import { metricsRoutes } from './metrics/routes.ts';
+import { requestContext } from './logging/logger.ts';
 
 export interface BuildAppOptions {
   services: Services;
@@ -54,13 +65,41 @@ export type App = FastifyInstance & { services: Services };
 declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
+    /** The B3 answers this app holds in memory (a2a/requests/held-results.ts). */
+    heldResults: HeldResults;
   }
 }
 
 /** Builds the HTTP app over opened services; `listen()` is the caller's business. */
 export async function buildApp(options: BuildAppOptions): Promise<App> {
+  // Family B and the wallet-app API share one runtime: approvals wake the result long-polls.
+  const a2a = new A2aRuntime({ ...options.services, a2aRecorder: options.services.metrics });
+  const debugLogging = () => options.logger?.level === 'debug' || options.logger?.level === 'trace';
   const app = Fastify({
+    // Fastify's own server (lib/server.js), with B3 polls of held answers answered before Fastify
+    // (answerHeldPoll); not while debug logging is on, so that every request keeps its log line.
+    serverFactory: (handler, fastifyOptions) => {
+      const settings = fastifyOptions as { http?: ServerOptions; keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number; maxRequestsPerSocket?: number };
+      const server = createServer(settings.http ?? {}, (request, response) => {
+        if (debugLogging()) return handler(request, response);
+        answerHeldPoll(a2a.heldResults, options.services.metrics, request, response, () => handler(request, response));
+      });
+      if (settings.keepAliveTimeout !== undefined) server.keepAliveTimeout = settings.keepAliveTimeout;
+      if (settings.requestTimeout !== undefined) server.requestTimeout = settings.requestTimeout;
+      if (settings.connectionTimeout !== undefined) server.setTimeout(settings.connectionTimeout);
+      if (settings.maxRequestsPerSocket) server.maxRequestsPerSocket = settings.maxRequestsPerSocket;
+      return server;
+    },
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    // Fastify's two info lines per request would fill a quiet log: one debug line is written below.
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: () => randomUUID(),
+    // The request id comes from requestContext (logging/logger.ts), on request.log's lines and on
+    // those of the commands and the outbox alike; bound here too, it would be written twice.
+    childLoggerFactory: (logger, bindings, childOptions) => {
+      const { reqId: _reqId, ...rest } = bindings as Record<string, unknown>;
+      return logger.child(rest, childOptions);
+    },
     bodyLimit: 1024 * 1024,
     trustProxy: options.services.config.trustProxy,
     // Refused by the router before any route or error handler runs: answered with the registry's
@@ -73,6 +112,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.decorate('services', options.services);
+  app.decorate('heldResults', a2a.heldResults);
   app.setValidatorCompiler(validatorFor);
 
   app.setErrorHandler((error, request, reply) => {
@@ -87,20 +127,46 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // here, after validation and before any handler. (1e309 in a JSON body is already a number, which
   // Ajv's type check refuses when it is not finite; free-form fields are checked by their commands,
   // with their own codes.)
-  app.addHook('preHandler', async (request) => {
+  // Both hooks run on every request, so they take a callback rather than return a promise: a
+  // request they have nothing to do for costs no promise and no extra turn of the event loop.
+  app.addHook('preHandler', (request, _reply, done) => {
+    // At trace level what arrived is logged, secrets redacted (logging/logger.ts); uploads are not.
+    if (request.log.level === 'trace' && !String(request.headers['content-type'] ?? '').startsWith('multipart/')) {
+      request.log.trace({ headers: request.headers, params: request.params, query: request.query, body: request.body }, 'request received');
+    }
     const infinite = infiniteParameter({ params: request.params, querystring: request.query });
-    if (infinite) throw new AppError(Errors.BadRequest, { detail: `${infinite} must be a finite number` });
+    if (infinite) return done(new AppError(Errors.BadRequest, { detail: `${infinite} must be a finite number` }));
     // PostgreSQL cannot store a NUL character in text; refused on every store, so both answer alike.
     const nul = nulCharacterAt({ params: request.params, querystring: request.query, body: request.body });
-    if (nul) throw new AppError(Errors.BadRequest, { detail: `${nul} must not contain a NUL character` });
+    if (nul) return done(new AppError(Errors.BadRequest, { detail: `${nul} must not contain a NUL character` }));
+    done();
   });
   // A refusal decided before the body all arrived waits for the rest (read and dropped, up to a
   // bound) so that the client, still sending, can read it: see http/unread-body.ts.
-  app.addHook('onSend', async (request, reply) => {
-    if (reply.statusCode < 400 || isBodyRead(request.raw)) return;
-    if (await discardUnreadBody(request.raw, REFUSED_BODY_DISCARD)) return;
-    reply.header('connection', 'close');
-    lingerOnClose(request.raw.socket);
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (reply.statusCode < 400 || isBodyRead(request.raw)) return done(null, payload);
+    discardUnreadBody(request.raw, REFUSED_BODY_DISCARD).then(
+      (discarded) => {
+        if (!discarded) {
+          reply.header('connection', 'close');
+          lingerOnClose(request.raw.socket);
+        }
+        done(null, payload);
+      },
+      (error: Error) => done(error),
+    );
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    requestContext.run({ reqId: request.id }, done);
+  });
+  // Route patterns, not raw URLs: the series stay few whatever clients send, and a path never
+  // puts what it carries into the log.
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    options.services.metrics.requestAnswered(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    request.log.debug({ method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    done();
   });
   app.setNotFoundHandler((_request, reply) => reply.status(404).send({ code: 404, err: 'not Found' }));
 
@@ -108,13 +174,13 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await registerOpenApiDocument(app);
   await app.register(openApiRoutes);
   await app.register(healthRoutes);
-  // Family B and the wallet-app API share one runtime: approvals wake the result long-polls.
-  const a2a = new A2aRuntime(options.services);
+  const { metrics: metricsSettings } = options.services.config;
+  if (metricsSettings.port === null) await app.register(metricsRoutes, { metrics: options.services.metrics, token: metricsSettings.token });
   await app.register(
     async (family) => {
       await applyA2aFamily(family, a2a);
-      await family.register(a2aPrepareRoutes);
-      await family.register(a2aResultRoutes, { watcher: a2a.watcher });
+      await family.register(a2aPrepareRoutes, { listener: a2a });
+      await family.register(a2aResultRoutes, { watcher: a2a.watcher, held: a2a.heldResults });
       await family.register(a2aLinksRoutes);
       await family.register(a2aCardsRoutes);
     },
@@ -123,8 +189,13 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // The wallet-app API and the member routes beside it (card status, escrow claims).
   await app.register(async (walletApp) => {
     applyWalletAppConventions(walletApp);
+    await walletApp.register(sessionRoutes);
+    await walletApp.register(memberRoutes);
+    await walletApp.register(homeRoutes);
     await walletApp.register(walletAppRoutes, { listener: a2a });
     await walletApp.register(cardHolderRoutes);
+    await walletApp.register(memberCardRoutes);
+    await walletApp.register(activityRoutes);
     await walletApp.register(claimRoutes);
   });
   await app.register(walletAppStaticRoutes);
@@ -141,6 +212,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     await partnerApi.register(receiptRoutes);
     await partnerApi.register(cardListRoutes);
     await partnerApi.register(escrowRoutes);
+    await partnerApi.register(webhookRoutes);
   });
   // Public and outside Family A: they keep answering after the partner program ends.
   await app.register(async (publicRoutes) => {

@@ -5,13 +5,20 @@ import { startMintRecovery } from './cards/mint/recovery.ts';
 import { signingBuild } from './custody/transaction-signature.ts';
 import type { TransactionOutbox } from './outbox/outbox.ts';
 import type { Services } from './services.ts';
+import type { KeyVault } from './custody/key-vault.ts';
 import type { Store } from './store/database.ts';
+import type { Config } from './config/config.ts';
+import { startWebhookDelivery } from './webhooks/delivery.ts';
+import { startIdempotencyKeyCleanup } from './partner-api/idempotency/commands.ts';
 
 export interface BackgroundJobDeps {
+  config: Readonly<Config>;
   store: Store;
   chains: ChainRegistry;
   outbox: TransactionOutbox;
   cardIndex: CardIndex;
+  /** Opens the webhook signing secrets. */
+  vault: Pick<KeyVault, 'openValue'>;
   log: Logger;
 }
 
@@ -22,8 +29,9 @@ export interface BackgroundJobs {
 
 /**
  * Starts the work that runs beside the HTTP API where a service (or an attached CLI) runs: receipt
- * tracking and replay of unmined transactions (the outbox), the card index, and mint recovery
- * (finishes mints a stopped process left half-way, cards/mint/recovery.ts).
+ * tracking and replay of unmined transactions (the outbox), the card index, mint recovery
+ * (finishes mints a stopped process left half-way, cards/mint/recovery.ts), webhook delivery
+ * (webhooks/delivery.ts) and the forgetting of idempotency keys older than 24 h.
  */
 export async function startBackgroundJobs(deps: BackgroundJobDeps): Promise<BackgroundJobs> {
   const stops: Array<() => Promise<void>> = [];
@@ -39,6 +47,10 @@ export async function startBackgroundJobs(deps: BackgroundJobDeps): Promise<Back
     stops.push(() => deps.cardIndex.stop());
     const mintRecovery = startMintRecovery(deps);
     stops.push(() => mintRecovery.stop());
+    const webhookDelivery = startWebhookDelivery(deps);
+    stops.push(() => webhookDelivery.stop());
+    const keyCleanup = startIdempotencyKeyCleanup(deps);
+    stops.push(() => keyCleanup.stop());
   } catch (error) {
     await stop();
     throw error;

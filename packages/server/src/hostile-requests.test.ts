@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { sql } from 'kysely';
 import { buildApp, type App } from './app.ts';
 import { errorCodes } from './errors/codes.ts';
 import { signedInPartner } from './partner-api/testing/partner-session.ts';
 import { signedInMember } from './a2a/testing/support.ts';
 import { openTestServices, type TestServices } from './testing/test-services.ts';
+import { storeSnapshot } from './testing/store-snapshot.ts';
 
 /**
  * Every route of the app, as the router prints it: each line of the tree is a segment that
@@ -62,27 +62,6 @@ const HOSTILE_BODIES: Array<[string, string]> = [
   ['application/octet-stream', '\u0000\u0001\u0002'],
 ];
 
-/**
- * Every table's rows, to show a sweep of refused requests changed nothing. The tables are listed
- * from this store's own schema: Kysely's introspection reads every schema of a PostgreSQL database,
- * other test files' too, and fails when one of them is dropped meanwhile.
- */
-async function storeSnapshot(services: TestServices): Promise<Map<string, string>> {
-  const { db, dialect } = services.store;
-  const tables =
-    dialect === 'postgres'
-      ? sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema()`
-      : sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`;
-  const snapshot = new Map<string, string>();
-  for (const { name } of (await tables.execute(db)).rows) {
-    const rows = await db.selectFrom(name as never).selectAll().execute();
-    const text = rows.map((row) => JSON.stringify(row, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))).sort();
-    snapshot.set(name, text.join('\n'));
-  }
-  assert.ok(snapshot.has('outbox_transactions') && snapshot.has('wallet_sessions'), `tables found: ${[...snapshot.keys()].join(', ')}`);
-  return snapshot;
-}
-
 describe('hostile requests to every route', () => {
   let services: TestServices;
   let app: App;
@@ -136,8 +115,9 @@ describe('hostile requests to every route', () => {
       for (const segment of segments) {
         const path = route.path.replace(/:[a-z_]+/g, segment);
         for (const headers of auths) {
-          // Signing out needs nothing but the session, so with it any of these requests does so.
-          if (route.path === '/v2/wallet-app/sessions/current' && headers.authorization === `Bearer ${memberToken}`) continue;
+          // Signing out (here, or everywhere) needs nothing but the session, so with it any of these requests does so.
+          const signsOut = route.path === '/v2/wallet-app/sessions/current' || (route.method === 'DELETE' && route.path === '/v2/wallet-app/sessions');
+          if (signsOut && headers.authorization === `Bearer ${memberToken}`) continue;
           const requests: Array<{ url: string; type?: string; payload?: string }> = [
             ...HOSTILE_QUERIES.map((query) => ({ url: path + query })),
             ...(route.method === 'GET' ? [] : HOSTILE_BODIES.map(([type, payload]) => ({ url: path, type, payload }))),

@@ -3,6 +3,7 @@ import { pino, type Logger } from 'pino';
 import { ChainRegistry } from './chain/chains.ts';
 import type { Config } from './config/config.ts';
 import { KeyVault } from './custody/key-vault.ts';
+import { sealWebhookSecretsInClear } from './custody/sealed-values.ts';
 import { openMasterKeys, wrongMasterKey, type MasterKeySource } from './custody/rotation.ts';
 import { recordMasterKeyId } from './custody/store.ts';
 import { WrongKeyError } from './custody/envelope.ts';
@@ -14,6 +15,9 @@ import { deriveTokenKey } from './partner-auth/tokens.ts';
 import { openFileStorage, type FileStorage } from './storage/index.ts';
 import { openMessenger, type Messenger } from './messenger/index.ts';
 import { SignInThrottle } from './sign-in-guard/throttle.ts';
+import { derivedIdentity, type IdentityVerifier } from './wallet-app/members/identity.ts';
+import { ServiceMetrics } from './metrics/registry.ts';
+import { storeAndChainCollector } from './metrics/collectors.ts';
 
 /**
  * Everything a running service (or a CLI command) works with, opened once. Nothing runs in the
@@ -36,6 +40,10 @@ export interface Services {
   signInThrottle: SignInThrottle;
   /** HMAC key of partner access tokens, derived from the master key (partner-auth/tokens.ts). */
   tokenKey: Uint8Array;
+  /** The identity check of wallet-app sign-up (wallet-app/members/identity.ts); the derived ci by default. */
+  identity: IdentityVerifier;
+  /** The Prometheus registry and its recorders (GET /metrics). */
+  metrics: ServiceMetrics;
   log: Logger;
   close(): Promise<void>;
 }
@@ -50,6 +58,7 @@ export interface OpenServicesOptions {
 
 export async function openServices(config: Readonly<Config>, options: OpenServicesOptions): Promise<Services> {
   const log = options.log ?? pino({ level: config.logLevel });
+  const metrics = new ServiceMetrics();
   const closers: Array<() => Promise<void>> = [];
   const close = async () => {
     for (const closer of closers.reverse()) await closer().catch((error: Error) => log.error(error.message));
@@ -64,21 +73,26 @@ export async function openServices(config: Readonly<Config>, options: OpenServic
     const masterKeySource = { dataDir: config.dataDir, masterKeyHex: config.masterKey };
     const masterKeys = await openMasterKeys(store.db, masterKeySource);
     const masterKey = masterKeys.primary;
-    const vault = new KeyVault(store.db, masterKeys);
+    const vault = new KeyVault(store.db, masterKeys, { events: metrics });
+    closers.push(async () => vault.forgetUnlockedKeys());
     const operator = await ensureOperator(store.db, vault);
     await assertMasterKeyOpensStore(operator, masterKeySource);
     // From here on the store names its master key, and a service given another one is refused.
     await recordMasterKeyId(store.db, masterKeys.primaryId);
+    // Webhook secrets stored in clear before migration 018 are sealed now.
+    await sealWebhookSecretsInClear({ db: store.db, vault });
     const messenger = openMessenger(config.messenger, { db: store.db, log: { info: (message) => log.info(message) } });
     const tokenKey = deriveTokenKey(masterKey);
-    const signInThrottle = new SignInThrottle(store.db, config.partnerApi.signInThrottle);
+    const signInThrottle = new SignInThrottle(store.db, config.partnerApi.signInThrottle, () => metrics.signInThrottled());
     const files = await openFileStorage(config);
     closers.push(() => files.close());
     const chains = await ChainRegistry.connect(config, {
       mode: options.chainMode,
       log: (message) => log.info(message),
+      rpcRecorder: metrics,
     });
     closers.push(() => chains.close());
+    metrics.onScrape(storeAndChainCollector({ db: store.db, chains }, metrics.gauges));
     const outbox = new TransactionOutbox({
       db: store.db,
       dialect: store.dialect,
@@ -103,7 +117,7 @@ export async function openServices(config: Readonly<Config>, options: OpenServic
       blockRange: config.cardIndex.blockRange,
       log: { info: (message) => log.info(message), warn: (message) => log.warn(message) },
     });
-    const services: Services = { config, store, vault, chains, outbox, cardIndex, operator, files, messenger, signInThrottle, tokenKey, log, close };
+    const services: Services = { config, store, vault, chains, outbox, cardIndex, operator, files, messenger, signInThrottle, tokenKey, identity: derivedIdentity, metrics, log, close };
     return services;
   } catch (error) {
     await close();

@@ -8,7 +8,8 @@ export interface Member {
 }
 
 export interface SignedIn {
-  session_token: string;
+  /** Only for API clients; the app's session is the cookie. */
+  session_token?: string;
   expires_at: number;
   member: Member;
 }
@@ -39,12 +40,16 @@ export interface RequestView {
   chain: string;
   status: RequestStatus;
   expiration_time: number;
-  bapp: { name: string; callback: { success?: string; fail?: string } | null };
+  bapp: { name: string; callback: { success?: string; fail?: string } | null; impersonates_operator?: boolean };
   summary: string;
   /** The address the BApp asked to act from, or null when any member may approve. */
   from: string | null;
   fee_delegated: boolean;
   estimated_gas: number | null;
+  /** Wei (decimal) the member would pay: estimated gas times the gas price when the screen opened. */
+  estimated_fee?: string | null;
+  /** send_token: the token contract's own symbol and decimals. */
+  token?: { symbol: string | null; decimals: number };
   transaction?: {
     from: string | null;
     to: string;
@@ -98,4 +103,115 @@ export interface CardMetadata {
   description?: string;
   image?: string;
   background_color?: string;
+}
+
+/** A card of the member's lists (`GET /v2/wallet-app/cards`). */
+export interface MemberCard {
+  card_id: number;
+  card_uri: string;
+  created_at: number;
+  updated_at: number;
+  transaction_hash: string;
+  name: string;
+  image: string;
+  animation_url?: string;
+  background_color?: string;
+  layout: string;
+  sendable: boolean;
+  send_friend_only: boolean;
+}
+
+/** One BApp of the member's cards, as A12 groups them. */
+export interface MemberBapp {
+  id: number;
+  name: string;
+  bapp_img: string;
+  summary: string;
+  nft_order_no: number;
+  card_count: number;
+  nft_id: number;
+  cards: MemberCard[];
+  cards_next_cursor: string;
+}
+
+export interface MemberBappList {
+  bapps: MemberBapp[];
+  next_cursor: string;
+}
+
+export interface MemberBappCards {
+  name: string;
+  symbol_img: string;
+  cards: MemberCard[];
+  next_cursor: string;
+}
+
+export interface Attribute {
+  trait_type: string;
+  value: string;
+}
+
+/** A secure image or video: the file names of the secure upload (one is shown). */
+export interface SecureFile {
+  low_resolution?: string;
+  high_resolution?: string;
+}
+
+/** The holder's view of a card (`GET /v2/wallet-app/cards/:nft_id/:card_id`). */
+export interface HeldCard {
+  nft_id: number;
+  card_id: number;
+  card_uri: string;
+  transaction_hash: string;
+  metadata: CardMetadata & {
+    name: string;
+    description: string;
+    image: string;
+    animation_url?: string;
+    attributes?: Attribute[];
+    layout?: string;
+    hashtags?: string[];
+    external_link?: string;
+    external_url?: string;
+    custom_links?: Array<{ display_name: string; value: string }>;
+    qr_code?: string;
+    bar_code?: string;
+    status_url?: string;
+    sendable?: boolean;
+    send_friend_only?: boolean;
+  };
+  secure: { qr_code?: string; bar_code?: string; attributes?: Attribute[]; images?: SecureFile[]; animations?: SecureFile[] } | null;
+  status?: { valid: boolean; attributes?: Attribute[] };
+  status_error?: string;
+}
+
+export interface ActivityRequest {
+  request_key: string;
+  type: RequestType;
+  chain: string;
+  status: RequestStatus;
+  bapp_name: string;
+  summary: string;
+  created_at: number;
+  finished_at: number | null;
+  tx_hash?: string;
+  error?: { code: number; message: string };
+}
+
+export interface ActivityCardTransfer {
+  chain: string;
+  contract: string;
+  nft_id: number | null;
+  card_id: number;
+  card_name: string | null;
+  direction: 'sent' | 'received';
+  counterparty: string;
+  tx_hash: string;
+  state: 'pending' | 'mined' | 'failed';
+  time: number;
+}
+
+export interface Activity {
+  requests: ActivityRequest[];
+  card_transfers: ActivityCardTransfer[];
 }

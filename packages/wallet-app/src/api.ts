@@ -1,30 +1,17 @@
 import { sha256, stringToBytes } from 'viem';
-import type { CardMetadata, CardPage, ClaimView, Member, RequestOutcome, RequestView, SignedIn } from './api-types.ts';
+import type { Activity, CardMetadata, CardPage, ClaimView, HeldCard, Member, MemberBappCards, MemberBappList, RequestOutcome, RequestView, SignedIn } from './api-types.ts';
 
 /**
  * The wallet-app API (`/v2/wallet-app`, docs/app2app.md) and the two read-only routes the app uses
- * besides it. Everything about how a session is carried lives in `session` below: today a bearer
- * token in sessionStorage; when the service moves to an HttpOnly cookie, `session` becomes a no-op
- * (the browser sends the cookie) plus a CSRF header, and nothing else in the app changes.
+ * besides it. The session is an HttpOnly cookie the service sets at sign-in or sign-up: the script
+ * never holds the token, the browser sends it. Every request says `X-Wallet-App: 1`, which the
+ * service requires on writes that ride on the cookie (another site's page cannot send that header).
  */
 const API = '/v2/wallet-app';
 
 const session = {
-  storageKey: 'wallet-session',
-  /** Headers that carry the session on a request. */
   headers(): Record<string, string> {
-    const token = sessionStorage.getItem(this.storageKey);
-    return token ? { authorization: `Bearer ${token}` } : {};
-  },
-  remember(signedIn: SignedIn): void {
-    sessionStorage.setItem(this.storageKey, signedIn.session_token);
-  },
-  forget(): void {
-    sessionStorage.removeItem(this.storageKey);
-  },
-  /** Whether there may be a session to try (the service still decides: 402 ends it). */
-  present(): boolean {
-    return sessionStorage.getItem(this.storageKey) !== null;
+    return { 'x-wallet-app': '1' };
   },
 };
 
@@ -49,7 +36,7 @@ export function whenSessionEnds(listener: () => void): void {
   onSessionEnded = listener;
 }
 
-async function call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: object): Promise<T> {
+export async function call<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: object): Promise<T> {
   const headers: Record<string, string> = { ...session.headers() };
   // A POST without a body must not say it sends JSON (the service refuses an empty JSON body).
   if (body) headers['content-type'] = 'application/json';
@@ -58,10 +45,7 @@ async function call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: o
   if (response.ok) return data as T;
   const error = (typeof data.error === 'object' && data.error !== null ? data.error : data) as { code?: number; err?: string; message?: string };
   const code = typeof error.code === 'number' ? error.code : response.status;
-  if (code === 402 || code === 4003) {
-    session.forget();
-    onSessionEnded();
-  }
+  if (code === 402 || code === 4003) onSessionEnded();
   const detail = error.message && error.message !== error.err ? error.message : undefined;
   throw new ApiError(response.status, code, error.err ?? response.statusText, detail, data);
 }
@@ -74,21 +58,9 @@ export function hashSecret(text: string): string {
 const requestPath = (key: string) => `${API}/a2a/requests/${encodeURIComponent(key)}`;
 
 export const api = {
-  hasSession: () => session.present(),
+  signIn: (email: string, password: string) => call<SignedIn>('POST', `${API}/sessions`, { email, password: hashSecret(password) }),
 
-  async signIn(email: string, password: string): Promise<SignedIn> {
-    const signedIn = await call<SignedIn>('POST', `${API}/sessions`, { email, password: hashSecret(password) });
-    session.remember(signedIn);
-    return signedIn;
-  },
-
-  async signOut(): Promise<void> {
-    try {
-      await call('DELETE', `${API}/sessions/current`);
-    } finally {
-      session.forget();
-    }
-  },
+  signOut: () => call('DELETE', `${API}/sessions/current`),
 
   me: () => call<Member>('GET', `${API}/me`),
 
@@ -123,4 +95,30 @@ export const api = {
    * service's public URL, which is this origin or one in front of it.
    */
   cardMetadata: (cardUri: string) => call<CardMetadata>('GET', new URL(cardUri, location.href).pathname),
+
+  /** The member's cards grouped by BApp, 100 BApps a page. */
+  cards: (cursor = '') => call<MemberBappList>('GET', `${API}/cards${cursor ? `?${new URLSearchParams({ cursor })}` : ''}`),
+  /** More of the member's cards of one BApp, after its cards_next_cursor. */
+  bappCards: (nftId: number, cursor: string) => call<MemberBappCards>('GET', `${API}/cards/${nftId}?${new URLSearchParams({ cursor })}`),
+  /** A held card with its secure part and status (404 for anyone but its holder). */
+  card: (nftId: number, cardId: number) => call<HeldCard>('GET', `${API}/cards/${nftId}/${cardId}`),
+  sendCard: (nftId: number, cardId: number, pin: string, to: { to_address: string } | { to_person: { name: string; phone: string } }) =>
+    call<{ hash: string; to_address: string }>('POST', `${API}/cards/${nftId}/${cardId}/send`, { pin: hashSecret(pin), ...to }),
+  activity: () => call<Activity>('GET', `${API}/activity`),
+
+  /**
+   * A secure file of a held card as a data: URL: fetched with the session (the holder-only route),
+   * then shown from memory, so the file never has a URL another page could load.
+   */
+  async secureFile(name: string): Promise<string> {
+    const response = await fetch(`${API}/files/secure/${encodeURIComponent(name)}`, { headers: session.headers(), credentials: 'same-origin' });
+    if (!response.ok) throw new ApiError(response.status, response.status, response.statusText, undefined, {});
+    const blob = await response.blob();
+    return new Promise((resolve, reject) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(reader.result as string);
+      reader.onerror = () => reject(reader.error);
+      reader.readAsDataURL(blob);
+    });
+  },
 };

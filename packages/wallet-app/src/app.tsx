@@ -1,17 +1,29 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, whenSessionEnds } from './api.ts';
 import type { Member } from './api-types.ts';
+import { AppLink } from './components/fields.tsx';
 import { Loading, Screen } from './components/screen.tsx';
 import { navigate, useRoute, type Route } from './router.ts';
 import { Claim } from './screens/claim.tsx';
 import { Confirm } from './screens/confirm.tsx';
 import { Home } from './screens/home.tsx';
 import { SignIn } from './screens/sign-in.tsx';
+import { Cards } from './screens/cards.tsx';
+import { CardPage } from './screens/card.tsx';
+import { SendCard } from './screens/send-card.tsx';
+import { Activity } from './screens/activity.tsx';
+import { SectionLinks } from './components/section-links.tsx';
+import { SignUp } from './screens/sign-up.tsx';
+import { Account } from './screens/account.tsx';
 
 /** Why sign-in is asked for on a screen that needs a member. */
 const SIGN_IN_REASON: Partial<Record<Route['screen'], string>> = {
   confirm: 'An app is waiting for you: sign in to see its request.',
   claim: 'Sign in to claim the card.',
+  cards: 'Sign in to see your cards.',
+  card: 'Sign in to see this card.',
+  'send-card': 'Sign in to send this card.',
+  activity: 'Sign in to see your activity.',
 };
 
 /**
@@ -25,17 +37,20 @@ export function App() {
 
   useEffect(() => {
     whenSessionEnds(() => setMember(null));
-    if (!api.hasSession()) return setMember(null);
     api.me().then(setMember, () => setMember(null));
   }, []);
 
   useEffect(() => {
     if (member === null && route.screen === 'home') navigate('/sign-in', { replace: true });
-    if (member && route.screen === 'sign-in') navigate('/', { replace: true });
+    if (member && (route.screen === 'sign-in' || route.screen === 'sign-up')) navigate('/', { replace: true });
   }, [member, route.screen]);
 
   async function signOut() {
     await api.signOut().catch(() => {});
+    signedOut();
+  }
+
+  function signedOut() {
     setMember(null);
     navigate('/sign-in');
   }
@@ -43,31 +58,28 @@ export function App() {
   return (
     <>
       <header class="bar">
-        <a
-          class="brand"
-          href="/"
-          onClick={(event) => {
-            event.preventDefault();
-            navigate('/');
-          }}
-        >
+        <AppLink class="brand" href="/">
           Wallet
-        </a>
+        </AppLink>
         {member && (
           <nav aria-label="Account">
             <span class="who">{member.email}</span>
+            <AppLink href="/account" id="account-link">
+              Account
+            </AppLink>
             <button type="button" id="sign-out" onClick={signOut}>
               Sign out
             </button>
           </nav>
         )}
       </header>
-      <main>{screenFor(route, member, setMember)}</main>
+      {member && <SectionLinks current={route.screen} />}
+      <main>{screenFor(route, member, setMember, () => signedOut())}</main>
     </>
   );
 }
 
-function screenFor(route: Route, member: Member | null | undefined, setMember: (member: Member) => void) {
+function screenFor(route: Route, member: Member | null | undefined, setMember: (member: Member) => void, onSignedOut: () => void) {
   if (route.screen === 'not-found') {
     return (
       <Screen title="Page not found">
@@ -78,6 +90,7 @@ function screenFor(route: Route, member: Member | null | undefined, setMember: (
     );
   }
   if (member === undefined) return <Loading what="Opening your wallet" />;
+  if (route.screen === 'sign-up' && !member) return <SignUp returnTo={route.returnTo} onSignedIn={setMember} />;
   if (member === null || route.screen === 'sign-in') {
     return <SignIn reason={SIGN_IN_REASON[route.screen]} onSignedIn={setMember} />;
   }
@@ -88,5 +101,17 @@ function screenFor(route: Route, member: Member | null | undefined, setMember: (
       return <Confirm member={member} requestKey={route.requestKey} />;
     case 'claim':
       return <Claim claimId={route.claimId} secret={route.secret} />;
+    case 'cards':
+      return <Cards />;
+    case 'card':
+      return <CardPage nftId={route.nftId} cardId={route.cardId} />;
+    case 'send-card':
+      return <SendCard nftId={route.nftId} cardId={route.cardId} />;
+    case 'activity':
+      return <Activity />;
+    case 'account':
+      return <Account onSignedOut={onSignedOut} />;
+    case 'sign-up':
+      return <Home member={member} />;
   }
 }

@@ -1,9 +1,26 @@
 import { ApiError } from './api.ts';
 
+/** The PIN lockout (403) in words, with the way out. */
+export const PIN_LOCKED =
+  'Your PIN is locked after five wrong PINs in a row: nothing can be signed or sent until it is unlocked. Ask the operator of this wallet service to unlock it (the command is wallet-service user unlock --email <your e-mail>), then use your PIN again.';
+
 /** What the member reads for an error the service answered (codes: docs/errors.md). */
 const BY_CODE: Record<number, string> = {
   402: 'Your session has ended. Sign in again.',
-  403: 'Signing is locked after five wrong PINs in a row. Ask the wallet operator to unlock your account.',
+  403: PIN_LOCKED,
+  410: 'The birth date is not valid: not a real date, or in the future.',
+  411: 'You must be 19 or older to open a wallet.',
+  412: 'A member with this name and phone number already exists. Sign in instead.',
+  413: 'This e-mail address is already used by a member.',
+  414: 'A card is being sent to you right now. Wait a minute, then try again.',
+  430: 'Your identity is already registered to another member.',
+  431: 'Your identity check does not match the previous one. Contact the wallet operator.',
+  432: 'Your identity could not be checked. Try again later.',
+  433: 'The legal name does not match your identity check.',
+  434: 'The phone number does not match your identity check.',
+  435: 'The identity check gave no result. Try again later.',
+  4007: 'The new PIN is the same as the current one.',
+  4009: 'The request was refused because it did not come from the wallet app. Reload the page.',
   406: 'No member has this e-mail address.',
   422: 'This account is suspended.',
   4003: 'Sign in first.',
@@ -12,6 +29,10 @@ const BY_CODE: Record<number, string> = {
   4204: 'The sender took this card back: it can no longer be claimed.',
   4205: 'Someone else already claimed this card.',
   4206: 'This claim link is not valid. Open the whole link you were sent.',
+  4207: 'Its app made this card not sendable.',
+  4208: 'This card can only be sent to a friend, which is not available.',
+  503: 'The blockchain cannot be reached right now. Nothing was signed or sent: try again in a minute.',
+  6500: 'This address is blocked by the wallet operator.',
   6000: 'This request does not exist, or it was finished long ago.',
   6001: 'This request has expired. Go back to the app and start again.',
   6011: 'This request is already finished or being carried out.',
@@ -19,6 +40,7 @@ const BY_CODE: Record<number, string> = {
 
 export function describeError(error: unknown): string {
   if (error instanceof ApiError) {
+    if (error.code === 429) return `Not so fast: try again ${error.detail ? `later (${error.detail})` : 'later'}.`;
     if (error.code === 4008) {
       return 'Too many attempts. Wait a little, then try again.';
     }

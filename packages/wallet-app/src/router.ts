@@ -11,17 +11,30 @@ import { useEffect, useState } from 'preact/hooks';
 export type Route =
   | { screen: 'home' }
   | { screen: 'sign-in' }
+  /** `returnTo`: the screen sign-up was opened from (`/sign-up?return=<path>#<fragment>`), reopened after it. */
+  | { screen: 'sign-up'; returnTo: string | null }
+  | { screen: 'account' }
   | { screen: 'confirm'; requestKey: string }
   | { screen: 'claim'; claimId: string; secret: string | null }
+  | { screen: 'cards' }
+  | { screen: 'card'; nftId: number; cardId: number }
+  | { screen: 'send-card'; nftId: number; cardId: number }
+  | { screen: 'activity' }
   | { screen: 'not-found' };
 
 export function routeOf(location: { pathname: string; search: string; hash: string }): Route {
   if (location.pathname === '/sign-in') return { screen: 'sign-in' };
+  if (location.pathname === '/sign-up') return { screen: 'sign-up', returnTo: localPath(new URLSearchParams(location.search).get('return')) };
+  if (location.pathname === '/account') return { screen: 'account' };
   const claim = /^\/claim\/([A-Za-z0-9_-]{22})$/.exec(location.pathname);
   if (claim) {
     const secret = location.hash.replace(/^#/, '');
     return { screen: 'claim', claimId: claim[1]!, secret: /^[0-9a-fA-F]{64}$/.test(secret) ? secret : null };
   }
+  if (location.pathname === '/cards') return { screen: 'cards' };
+  if (location.pathname === '/activity') return { screen: 'activity' };
+  const card = /^\/cards\/([1-9]\d{0,9})\/([1-9]\d{0,15})(\/send)?$/.exec(location.pathname);
+  if (card) return { screen: card[3] ? 'send-card' : 'card', nftId: Number(card[1]), cardId: Number(card[2]) };
   if (location.pathname !== '/') return { screen: 'not-found' };
   const target = new URLSearchParams(location.search).get('target');
   if (target !== null) {
@@ -30,6 +43,21 @@ export function routeOf(location: { pathname: string; search: string; hash: stri
     return requestKey ? { screen: 'confirm', requestKey } : { screen: 'not-found' };
   }
   return { screen: 'home' };
+}
+
+/** `path` when it is a path of this app, never another origin (`//host`, `/\host`) or a scheme. */
+function localPath(path: string | null): string | null {
+  return path !== null && /^\/(?![/\\])/.test(path) ? path : null;
+}
+
+/**
+ * The sign-up link from the screen at `location`: a screen that asked for sign-in in its place (a
+ * request or a claim link) is reopened after sign-up. Its fragment (a claim's secret) stays a
+ * fragment, so it is never sent to the service.
+ */
+export function signUpLink(location: { pathname: string; search: string; hash: string }): string {
+  if (location.pathname === '/sign-in' || (location.pathname === '/' && !location.search)) return '/sign-up';
+  return `/sign-up?return=${encodeURIComponent(location.pathname + location.search)}${location.hash}`;
 }
 
 const NAVIGATED = 'wallet:navigated';

@@ -389,7 +389,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The request key and its expiry */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -430,10 +430,10 @@ export interface operations {
                         err: string;
                         /** @description what was refused, or the detail of the failure */
                         message?: string;
-                        /** @description on 6408 and 6414 */
+                        /** @description on B1's refusals: the specification's prepare error object */
                         error?: {
                             code: number;
-                            /** @description the argument and mismatch, or the revert reason */
+                            /** @description the field the refusal is about and what is wrong with it, or the revert reason (6414) */
                             message: string;
                             err: string;
                         };
@@ -478,7 +478,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The request's status, and its result once completed */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -595,7 +595,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The links that open the request in the wallet app */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -639,10 +639,10 @@ export interface operations {
                         err: string;
                         /** @description what was refused, or the detail of the failure */
                         message?: string;
-                        /** @description on 6408 and 6414 */
+                        /** @description on B1's refusals: the specification's prepare error object */
                         error?: {
                             code: number;
-                            /** @description the argument and mismatch, or the revert reason */
+                            /** @description the field the refusal is about and what is wrong with it, or the revert reason (6414) */
                             message: string;
                             err: string;
                         };
@@ -723,10 +723,10 @@ export interface operations {
                         err: string;
                         /** @description what was refused, or the detail of the failure */
                         message?: string;
-                        /** @description on 6408 and 6414 */
+                        /** @description on B1's refusals: the specification's prepare error object */
                         error?: {
                             code: number;
-                            /** @description the argument and mismatch, or the revert reason */
+                            /** @description the field the refusal is about and what is wrong with it, or the revert reason (6414) */
                             message: string;
                             err: string;
                         };
@@ -775,7 +775,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The cards the address owns under the contract, one page */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -849,10 +849,10 @@ export interface operations {
                         err: string;
                         /** @description what was refused, or the detail of the failure */
                         message?: string;
-                        /** @description on 6408 and 6414 */
+                        /** @description on B1's refusals: the specification's prepare error object */
                         error?: {
                             code: number;
-                            /** @description the argument and mismatch, or the revert reason */
+                            /** @description the field the refusal is about and what is wrong with it, or the revert reason (6414) */
                             message: string;
                             err: string;
                         };

@@ -2,14 +2,14 @@ import Type from 'typebox';
 import { ErrorBody, type ErrorResponses } from '../http/schema.ts';
 import { KeyedErrorBody } from './requests/schema.ts';
 
-/** Family B's bare error: the registry's pair, with `error` added for 6408 and 6414 (prepare). */
+/** Family B's bare error: the registry's pair, with `error` added for B1's refusals (a2a/family.ts). */
 export const A2aErrorBody = Type.Object(
   {
     ...ErrorBody.properties,
     error: Type.Optional(
       Type.Object(
-        { code: Type.Integer(), message: Type.String({ description: 'the argument and mismatch, or the revert reason' }), err: Type.String() },
-        { description: 'on 6408 and 6414' },
+        { code: Type.Integer(), message: Type.String({ description: 'the field the refusal is about and what is wrong with it, or the revert reason (6414)' }), err: Type.String() },
+        { description: "on B1's refusals: the specification's prepare error object" },
       ),
     ),
   },

@@ -363,6 +363,38 @@ describe('card index on a real node', () => {
     await assert.rejects(services.cardIndex.listContractsHeldBy({ chain: CHAIN, owner, cursor: 'bm9wZQ', limit: 100 }), InvalidCardCursorError);
   });
 
+  test('a new contract whose cursor starts on the block of a stale cursor does not hide the fork', async () => {
+    const client = services.chains.get(CHAIN).client;
+    const partner = await approvedPartner(services);
+    const kept = await mint(services, partner, [freshAddress()]);
+    await services.cardIndex.waitUntilIndexed(CHAIN, kept.blockNumber);
+    // Passes run in this test's turn from here, so the shape below is seen by the next pass as it is.
+    await services.cardIndex.stop();
+    try {
+      const snapshot = (await client.request({ method: 'evm_snapshot' as never })) as Hex;
+      const lost = await mint(services, partner, [freshAddress()]);
+      await services.cardIndex.waitUntilIndexed(CHAIN, lost.blockNumber);
+      const staleBlock = Number(lost.blockNumber);
+      assert.equal(await client.request({ method: 'evm_revert' as never, params: [snapshot] as never }), true);
+      // The new chain grows past the block the cursors stand on, under other hashes.
+      while (Number(await client.getBlockNumber({ cacheTime: 0 })) < staleBlock + 2) await client.request({ method: 'evm_mine' as never });
+      // A contract followed from the next block has a cursor on the stale block with no hash yet;
+      // its address sorts before every other, so its cursor is the first one read there.
+      await services.cardIndex.follow(CHAIN, '0x0000000000000000000000000000000000000001', { fromBlock: staleBlock + 1 });
+      const rewinds: number[] = [];
+      const onRewind = (event: { forkBlock: number }) => rewinds.push(event.forkBlock);
+      services.cardIndex.on('rewind', onRewind);
+      await services.cardIndex.waitUntilIndexed(CHAIN, staleBlock + 2, { timeoutMs: 15_000 });
+      services.cardIndex.off('rewind', onRewind);
+      assert.ok(rewinds.length > 0 && rewinds[0]! < staleBlock, `rewound below block ${staleBlock} (rewinds: ${rewinds.join(', ')})`);
+    } finally {
+      services.cardIndex.start();
+    }
+    // The outbox mines the reverted mint again; the index follows.
+    await services.outbox.verifyMined(services.chains.get(CHAIN));
+    await converged(services, partner.contract);
+  });
+
   test('when the node rewinds (evm_revert), the index converges to the chain again', async (t) => {
     const client = services.chains.get(CHAIN).client;
     const partner = await approvedPartner(services);

@@ -202,15 +202,22 @@ export class ChainCardIndexer {
    */
   private async rewindIfForked(head: number, cursors: Cursor[]): Promise<boolean> {
     const client = this.options.chain.client;
-    const checked = new Map<number, string | null>();
-    for (const cursor of cursors) {
-      if (cursor.lastBlock >= 0 && !checked.has(cursor.lastBlock)) checked.set(cursor.lastBlock, cursor.lastBlockHash);
-    }
+    // Every hash a cursor holds is checked: a new contract's cursor (no hash yet) can stand on the
+    // block of an applied one whose hash went stale, and must not hide it.
+    const held = new Map<number, Set<string>>();
     let forked = false;
-    for (const [block, hash] of checked) {
-      if (block > head) forked = true;
-      else if (hash !== null && (await blockHashAt(client, block)) !== hash) forked = true;
+    for (const cursor of cursors) {
+      if (cursor.lastBlock < 0) continue;
+      if (cursor.lastBlock > head) forked = true;
+      const hashes = held.get(cursor.lastBlock) ?? new Set<string>();
+      if (cursor.lastBlockHash !== null) hashes.add(cursor.lastBlockHash);
+      held.set(cursor.lastBlock, hashes);
+    }
+    for (const [block, hashes] of held) {
       if (forked) break;
+      if (hashes.size === 0) continue;
+      const nodeHash = await blockHashAt(client, block);
+      forked = [...hashes].some((hash) => hash !== nodeHash);
     }
     if (!forked) return false;
 

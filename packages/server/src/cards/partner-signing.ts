@@ -1,6 +1,7 @@
+import { createHash, randomUUID } from 'node:crypto';
 import type { Address, Hex } from 'viem';
 import { AppError } from '../errors/app-error.ts';
-import { OutboxRefusal, type OutboxTransaction, type TransactionSigner } from '../outbox/outbox.ts';
+import { OutboxRefusal, type OutboxSubmission, type OutboxTransaction, type TransactionSigner } from '../outbox/outbox.ts';
 import type { Store } from '../store/database.ts';
 import type { KeyVault } from '../custody/key-vault.ts';
 import type { Config } from '../config/config.ts';
@@ -15,6 +16,8 @@ export interface PartnerCardContract {
   chain: string;
   address: Address;
   name: string;
+  /** The partner whose contract it is (who hears of its cards by webhook). */
+  partnerId: string;
 }
 
 /** The card contract deployed for the partner at approval; 4005 while it has none. */
@@ -22,14 +25,14 @@ export async function partnerCardContract(deps: { store: Store }, partner: Pick<
   if (!partner.contract_address) throw new AppError(Errors.NoContractAddress);
   const row = await findPartnerNftContract(deps.store.db, partner.id, partner.contract_address.toLowerCase());
   if (!row?.address) throw new AppError(Errors.NoContractAddress);
-  return { nftId: Number(row.id), chain: row.chain, address: row.address as Address, name: row.name };
+  return { nftId: Number(row.id), chain: row.chain, address: row.address as Address, name: row.name, partnerId: row.partner_id };
 }
 
 /** A card contract by its nft_id (any partner's); 404 when there is none. */
 export async function cardContractById(deps: { store: Store }, nftId: number): Promise<PartnerCardContract> {
   const row = Number.isSafeInteger(nftId) ? await findNftContract(deps.store.db, nftId) : undefined;
   if (!row?.address) throw new AppError(Errors.NotFound, { detail: `no card contract with nft_id ${nftId}` });
-  return { nftId: Number(row.id), chain: row.chain, address: row.address as Address, name: row.name };
+  return { nftId: Number(row.id), chain: row.chain, address: row.address as Address, name: row.name, partnerId: row.partner_id };
 }
 
 /** The `contract_address` of a request must be the partner's own contract (400 otherwise). */
@@ -76,9 +79,43 @@ export async function waitUntilMined<T>(deps: { config: Readonly<Config> }, wait
   }
 }
 
+/** The Idempotency-Key a partner call runs under (partner-api/idempotency/commands.ts, HeldKey). */
+export interface CallKey {
+  partnerId: string;
+  key: string;
+  /** When the key was first claimed: the same for a retry, another value once the key was forgotten and used again. */
+  createdAtMs: number;
+  /** An earlier call with this key stopped (its process ended) before it answered. */
+  resumed: boolean;
+}
+
+/**
+ * The outbox key of one partner operation of `kind`. Under an Idempotency-Key it is derived from
+ * the key, so the first call's transaction is stored under a key a retry can name: a retry after
+ * that call's process stopped finds it (submittedOperation) instead of reading the chain afresh.
+ */
+export function operationKey(kind: string, callKey: CallKey | null | undefined): string {
+  if (!callKey) return `${kind}:${randomUUID()}`;
+  const digest = createHash('sha256').update(`${callKey.partnerId}\0${callKey.key}\0${callKey.createdAtMs}`).digest('hex');
+  return `${kind}:key:${digest.slice(0, 40)}`;
+}
+
+/**
+ * For a call resuming an Idempotency-Key whose first call stopped: the transaction that call
+ * submitted under `outboxKey`, once mined (waitUntilMined), so the retry answers what the first call
+ * would have. Undefined when the call is not resumed or nothing was submitted (the call runs).
+ */
+export async function submittedOperation(deps: { config: Readonly<Config>; outbox: TransactionOutbox }, callKey: CallKey | null | undefined, outboxKey: string): Promise<OutboxTransaction | undefined> {
+  if (!callKey?.resumed) return undefined;
+  const submitted = await deps.outbox.findByIdempotencyKey(outboxKey);
+  if (!submitted) return undefined;
+  return waitUntilMined(deps, (timeoutMs) => deps.outbox.waitForFinal(submitted.id, timeoutMs));
+}
+
 /**
  * Sends one transaction to a card contract (or, with `to`, to the escrow) through the outbox and
  * waits until it is mined (see waitUntilMined). Refusals become their codes (transactionRefusalError).
+ * `alongside` is stored with the transaction (OutboxSubmission.alongside).
  */
 export async function submitPartnerTransaction(
   deps: { config: Readonly<Config>; outbox: TransactionOutbox },
@@ -87,13 +124,36 @@ export async function submitPartnerTransaction(
   idempotencyKey: string,
   data: Hex,
   to: Address = contract.address,
+  alongside?: OutboxSubmission['alongside'],
 ): Promise<{ transaction: OutboxTransaction }> {
   let submitted;
   try {
-    submitted = await deps.outbox.submit({ idempotencyKey, chain: contract.chain, signer, to, data });
+    submitted = await deps.outbox.submit({ idempotencyKey, chain: contract.chain, signer, to, data, ...(alongside ? { alongside } : {}) });
   } catch (error) {
     throw transactionRefusalError(error);
   }
+  killAfterSubmitForTests(idempotencyKey);
   const transaction = await waitUntilMined(deps, (timeoutMs) => deps.outbox.waitForFinal(submitted.id, timeoutMs));
   return { transaction };
+}
+
+/**
+ * A card transaction that was mined but reverted, or failed, is a fault on the service's side: every
+ * input was checked before it was sent. The call answers 500 rather than success for a card that did
+ * not move.
+ */
+export function assertSucceeded(transaction: OutboxTransaction, what: string): void {
+  if (transaction.status !== 'mined' || transaction.receiptStatus !== 'success') {
+    throw new Error(`${what} ${transaction.txHash} ended ${transaction.status} (${transaction.receiptStatus ?? transaction.error ?? 'no receipt'})`);
+  }
+}
+
+/**
+ * Tests stop a call as a crash would between the stored transaction and the answer:
+ * WALLET_TEST_KILL_AFTER_SUBMIT=<key prefix> kills the process (SIGKILL) once a transaction whose
+ * outbox key starts with it is stored.
+ */
+function killAfterSubmitForTests(idempotencyKey: string): void {
+  const prefix = process.env.WALLET_TEST_KILL_AFTER_SUBMIT;
+  if (prefix && idempotencyKey.startsWith(prefix)) process.kill(process.pid, 'SIGKILL');
 }

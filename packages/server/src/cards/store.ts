@@ -4,7 +4,7 @@ import type { Db } from '../store/database.ts';
 export function findPartnerNftContract(db: Db, partnerId: string, address: string) {
   return db
     .selectFrom('nft_contracts')
-    .select(['id', 'chain', 'address', 'name'])
+    .select(['id', 'chain', 'address', 'name', 'partner_id'])
     .where('partner_id', '=', partnerId)
     .where('address', '=', address)
     .executeTakeFirst();
@@ -12,5 +12,5 @@ export function findPartnerNftContract(db: Db, partnerId: string, address: strin
 
 /** One row of nft_contracts by its nft_id. */
 export function findNftContract(db: Db, nftId: number) {
-  return db.selectFrom('nft_contracts').select(['id', 'chain', 'address', 'name']).where('id', '=', nftId).executeTakeFirst();
+  return db.selectFrom('nft_contracts').select(['id', 'chain', 'address', 'name', 'partner_id']).where('id', '=', nftId).executeTakeFirst();
 }

@@ -4,6 +4,7 @@ import { CHAIN_NAMES, type ChainName, type Config } from '../config/config.ts';
 import { AppError } from '../errors/app-error.ts';
 import { findRunningNode, ManagedNode, waitForRpc } from './managed-node.ts';
 import { Errors } from '../errors/codes.ts';
+import { recordedTransport, type RpcCallRecorder } from './rpc-transport.ts';
 
 /** One configured chain: how to reach it, and its node when the service manages it. */
 export interface ChainContext {
@@ -28,6 +29,8 @@ export interface ConnectChainsOptions {
    */
   mode: 'own' | 'attach';
   log?: (message: string) => void;
+  /** Told of every JSON-RPC call (metrics). */
+  rpcRecorder?: RpcCallRecorder;
 }
 
 /** The chains of one process, by name. Unconfigured names answer 6417. */
@@ -62,10 +65,15 @@ export class ChainRegistry {
         }
         chains.set(
           name,
-          createChainContext(name, settings.chainId, settings.messagePrefix, rpcUrl, node, {
-            managed: settings.mode === 'managed',
-            automine: settings.mode === 'managed' && settings.blockTimeSeconds === 0,
-          }),
+          createChainContext(
+            name,
+            settings.chainId,
+            settings.messagePrefix,
+            rpcUrl,
+            node,
+            { managed: settings.mode === 'managed', automine: settings.mode === 'managed' && settings.blockTimeSeconds === 0 },
+            options.rpcRecorder,
+          ),
         );
       }),
     );
@@ -92,6 +100,11 @@ export class ChainRegistry {
     return [...this.chains.values()];
   }
 
+  /** Kills the nodes this process started, at once (a shutdown out of time); their last periodic state dump stays. */
+  killNodes(): void {
+    for (const chain of this.all()) chain.node?.kill();
+  }
+
   /** Stops the nodes this process started. */
   async close(): Promise<void> {
     await Promise.all(this.all().map((chain) => chain.node?.stop()));
@@ -105,6 +118,7 @@ export function createChainContext(
   rpcUrl: string,
   node: ManagedNode | undefined,
   mining: { managed: boolean; automine: boolean },
+  rpcRecorder?: RpcCallRecorder,
 ): ChainContext {
   const viemChain = defineChain({
     id: chainId,
@@ -112,9 +126,10 @@ export function createChainContext(
     nativeCurrency: { name: 'Coin', symbol: 'COIN', decimals: 18 },
     rpcUrls: { default: { http: [rpcUrl] } },
   });
+  const transport = http(rpcUrl, { batch: { wait: 0 }, retryCount: 1, timeout: 15_000 });
   const client = createPublicClient({
     chain: viemChain,
-    transport: http(rpcUrl, { batch: { wait: 0 }, retryCount: 1, timeout: 15_000 }),
+    transport: rpcRecorder ? recordedTransport(transport, name, rpcRecorder) : transport,
   }) as PublicClient;
   return { name, chainId, messagePrefix, rpcUrl, viemChain, client, node, ...mining };
 }

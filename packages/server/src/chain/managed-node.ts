@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import { generateMnemonic } from '@scure/bip39';
 import { wordlist as english } from '@scure/bip39/wordlists/english.js';
 import { mnemonicToAccount } from 'viem/accounts';
 import type { ManagedChainSettings } from '../config/config.ts';
+import { keepWholeStateDump, restorePreviousStateDump, WholeCopyKeeper } from './state-dump.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -49,6 +50,7 @@ export class ManagedNode extends EventEmitter {
   private nodePid: number | undefined;
   private port = 0;
   private stopping = false;
+  private wholeCopies: WholeCopyKeeper | undefined;
 
   constructor(options: ManagedNodeOptions) {
     super();
@@ -81,12 +83,22 @@ export class ManagedNode extends EventEmitter {
     await this.endOrphan();
     this.port = this.settings.rpcPort || (await freePort());
     await this.spawnNode();
+    this.wholeCopies = new WholeCopyKeeper(this.statePath);
     return this.rpcUrl;
   }
 
   /** Stops the node gracefully so that it dumps its state. */
+  /** Ends the node at once (SIGKILL), without its state dump: for a process that must exit now. */
+  kill(): void {
+    this.stopping = true;
+    this.child?.killHard();
+    void this.wholeCopies?.close();
+  }
+
   async stop(): Promise<void> {
     this.stopping = true;
+    // Not awaited: the node's own stop must not wait on the copier's.
+    void this.wholeCopies?.close();
     const child = this.child;
     this.child = undefined;
     if (child && child.exitCode === null && child.signalCode === null) {
@@ -104,7 +116,7 @@ export class ManagedNode extends EventEmitter {
    * port must stay; only a first start may move to another free port.
    */
   private async spawnNode(attempt = 0, restart = false): Promise<void> {
-    this.backUpState();
+    keepWholeStateDump(this.statePath, (message) => this.log(`chain ${this.name}: ${message}`));
     const identity = nodeIdentity();
     const args = [
       '--host', '127.0.0.1',
@@ -145,7 +157,7 @@ export class ManagedNode extends EventEmitter {
       if (existsSync(this.statePath) && /state/i.test(stderr)) {
         // A state file cut off by a hard kill: start from the last good copy; the outbox replays the rest.
         this.log(`chain ${this.name}: state file unreadable, restoring the previous copy`);
-        this.restoreStateBackup();
+        restorePreviousStateDump(this.statePath);
         return this.spawnNode(attempt + 1, restart);
       }
       throw error;
@@ -183,22 +195,6 @@ export class ManagedNode extends EventEmitter {
       if (isAlive(record.nodePid)) process.kill(record.nodePid, 'SIGKILL');
     }
     rmSync(this.recordPath, { force: true });
-  }
-
-  private backUpState(): void {
-    if (!existsSync(this.statePath)) return;
-    try {
-      JSON.parse(readFileSync(this.statePath, 'utf8'));
-      copyFileSync(this.statePath, `${this.statePath}.previous`);
-    } catch {
-      this.restoreStateBackup();
-    }
-  }
-
-  private restoreStateBackup(): void {
-    const backup = `${this.statePath}.previous`;
-    if (existsSync(backup)) copyFileSync(backup, this.statePath);
-    else rmSync(this.statePath, { force: true });
   }
 }
 

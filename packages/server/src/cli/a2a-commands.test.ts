@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { databaseUrlWithSchema } from '../testing/test-store.ts';
 import { after, before, describe, test } from 'node:test';
-import { sql } from 'kysely';
 import { parseEther, type Address } from 'viem';
 import type { App } from '../app.ts';
-import { main } from './main.ts';
+import { cliFor } from './testing/run-cli.ts';
 import { openTestApp, type TestApp, type TestServices } from '../testing/test-services.ts';
 import { buildUser } from '../testing/factories.ts';
 import { BAPP, prepare, prepareKey, result, setBalance } from '../a2a/testing/support.ts';
@@ -14,40 +12,18 @@ describe('wallet-service a2a, fee-credential, service-key and blacklist commands
   let testApp: TestApp;
   let services: TestServices;
   let app: App;
-  const saved = { ...process.env };
+  let cli: Awaited<ReturnType<typeof cliFor>>['cli'];
+  let restore = () => {};
 
   before(async () => {
     testApp = await openTestApp();
     ({ services, app } = testApp);
-    process.env.WALLET_CHAIN_ETHEREUM = 'off';
-    process.env.WALLET_CHAIN_POLYGON = 'off';
-    process.env.LOG_LEVEL = 'error';
-    if (services.store.dialect === 'postgres') {
-      const schema = (await sql<{ schema: string }>`select current_schema() as schema`.execute(services.store.db)).rows[0]!.schema;
-      process.env.DATABASE_URL = databaseUrlWithSchema(services.config.databaseUrl!, schema);
-    }
+    ({ cli, restore } = await cliFor(services));
   });
   after(async () => {
-    process.env = saved;
+    restore();
     await testApp?.cleanup();
   });
-
-  /** Runs the CLI; returns its exit code and what it printed. */
-  async function cli(...args: string[]) {
-    const out: string[] = [];
-    const err: string[] = [];
-    const log = console.log;
-    const error = console.error;
-    console.log = (...parts: unknown[]) => out.push(parts.join(' '));
-    console.error = (...parts: unknown[]) => err.push(parts.join(' '));
-    try {
-      const code = await main([...args, '--data-dir', services.config.dataDir]);
-      return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-    } finally {
-      console.log = log;
-      console.error = error;
-    }
-  }
 
   test('a2a approve completes a transfer and prints the final result', async () => {
     const member = await buildUser(services);
@@ -102,7 +78,8 @@ describe('wallet-service a2a, fee-credential, service-key and blacklist commands
     const listed = await cli('blacklist', 'list');
     assert.match(listed.stdout, new RegExp(`${address} \\(fraud\\)`));
     const refused = await prepare(app, { bapp: BAPP, type: 'send_coin', transaction: { to: address, amount: '1' } });
-    assert.deepEqual(refused.json(), { code: 6500, err: 'address is on the blacklist' });
+    const blacklisted = { code: 6500, err: 'address is on the blacklist' };
+    assert.deepEqual(refused.json(), { ...blacklisted, error: { ...blacklisted, message: `body/transaction/to: ${address} is on the blacklist` } });
     const removed = await cli('blacklist', 'remove', address, '--json');
     assert.deepEqual(JSON.parse(removed.stdout), { address, removed: true });
     assert.equal((await prepare(app, { bapp: BAPP, type: 'send_coin', transaction: { to: address, amount: '1' } })).statusCode, 200);
@@ -144,7 +121,7 @@ describe('wallet-service a2a, fee-credential, service-key and blacklist commands
       type: 'send_coin',
       transaction: { to: '0x9000000000000000000000000000000000000009', amount: '1' },
     });
-    assert.deepEqual(refused.json(), { code: 6418, err: 'invalid fee-delegation credential' });
+    assert.deepEqual(refused.json(), { code: 6418, err: 'invalid fee-delegation credential', error: { code: 6418, message: 'body/bapp/kas_authorization_key: invalid fee-delegation credential', err: 'invalid fee-delegation credential' } });
   });
 
   test('a fee-credential create whose funding fails leaves neither a credential nor a key, and says why on one line', async () => {

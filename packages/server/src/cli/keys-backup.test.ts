@@ -10,6 +10,8 @@ import { createPublicClient, http } from 'viem';
 import { openStore } from '../store/database.ts';
 import { KeyVault } from '../custody/key-vault.ts';
 import { MasterKeyRing } from '../custody/master-key-ring.ts';
+import { masterKeyId } from '../custody/envelope.ts';
+import { claimSecretContext, webhookSecretContext } from '../custody/sealed-values.ts';
 import { createTestSchema } from '../testing/test-services.ts';
 import { startService, stopService, WALLET_SERVICE_BIN as BIN } from '../testing/service-process.ts';
 import { databaseUrlWithSchema } from '../testing/test-store.ts';
@@ -87,7 +89,46 @@ describe('keys rotate-master and backup (child processes)', () => {
     }
   }
 
-  test('a rotation killed halfway and run again leaves every PIN and key working; the old key is refused', async () => {
+  /** Every webhook secret is sealed under the master key file as it is now and opens to what the partner was given. */
+  async function webhookSecretsOpen(endpoints: Array<{ id: string; secret: string; previous?: string }>) {
+    const store = await openStore({ databaseUrl: env.DATABASE_URL, sqlitePath: join(dataDir, 'wallet.sqlite') });
+    try {
+      const masterKey = Buffer.from(readFileSync(join(dataDir, 'master.key'), 'utf8').trim(), 'hex');
+      const vault = new KeyVault(store.db, new MasterKeyRing(masterKey));
+      for (const endpoint of endpoints) {
+        const row = await store.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpoint.id).executeTakeFirstOrThrow();
+        assert.equal(row.secret_master_key_id, masterKeyId(masterKey));
+        assert.equal(await vault.openValue(row.secret_master_key_id!, row.secret, webhookSecretContext(row.id, 'secret')), endpoint.secret);
+        if (endpoint.previous) assert.equal(await vault.openValue(row.secret_master_key_id!, row.previous_secret!, webhookSecretContext(row.id, 'previous_secret')), endpoint.previous);
+      }
+    } finally {
+      await store.close();
+    }
+  }
+
+  /** A claim secret kept for an A17 retry (escrow_claims.sealed_secret): stored sealed under the master key in force, or checked to be sealed under it now. */
+  async function claimSecret(claimId: string, secret: string, action: 'store' | 'check') {
+    const store = await openStore({ databaseUrl: env.DATABASE_URL, sqlitePath: join(dataDir, 'wallet.sqlite') });
+    try {
+      const masterKey = Buffer.from(readFileSync(join(dataDir, 'master.key'), 'utf8').trim(), 'hex');
+      const vault = new KeyVault(store.db, new MasterKeyRing(masterKey));
+      if (action === 'store') {
+        const { masterKeyId: sealedUnder, sealed } = await vault.sealValues([{ value: secret, context: claimSecretContext(claimId) }]);
+        await store.db
+          .insertInto('escrow_claims')
+          .values({ id: claimId, chain: 'main', escrow_address: '0x01', nft_id: 1, contract: '0x02', token_id: 1, partner_id: 'p', depositor: '0x03', claim_hash: '0x04', deposit_key: 'escrow-deposit:key:test', claimed_by: null, claimed_to: null, sealed_secret: sealed[0]!, secret_master_key_id: sealedUnder, created_ms: Date.now(), updated_ms: Date.now() })
+          .execute();
+        return;
+      }
+      const row = await store.db.selectFrom('escrow_claims').selectAll().where('id', '=', claimId).executeTakeFirstOrThrow();
+      assert.equal(row.secret_master_key_id, masterKeyId(masterKey));
+      assert.equal(await vault.openValue(row.secret_master_key_id!, row.sealed_secret!, claimSecretContext(claimId)), secret);
+    } finally {
+      await store.close();
+    }
+  }
+
+  test('a rotation killed halfway and run again leaves every PIN, key and webhook and claim secret working; the old key is refused', async () => {
     const partner = json(['partner', 'create', '--email', 'rotate@example.com', '--password', 'pw', '--pin', '123456', '--name', 'Rotate Ltd', '--phone', '+1 415 555 0160', '--service-name', 'Rotate Cards']);
     json(['partner', 'approve', '--email', 'rotate@example.com']);
     const members = [];
@@ -96,6 +137,19 @@ describe('keys rotate-master and backup (child processes)', () => {
       const member = json(['user', 'create', '--name', `Member ${index}`, '--phone', `+1 415 555 017${index}`, '--email', email, '--password', 'pw', '--pin', pin, '--birth', '1990-01-01']);
       members.push({ email, address: member.main_address as string, pin });
     }
+    // Webhook secrets are sealed under the master key too; one endpoint has a previous secret in its overlap.
+    const endpoints: Array<{ id: string; secret: string; previous?: string }> = [];
+    for (const path of ['a', 'b']) {
+      const created = json(['webhook', 'create', '--email', 'rotate@example.com', '--url', `https://hooks.example.com/${path}`, '--events', 'card.sent']);
+      endpoints.push({ id: created.id, secret: created.secret });
+    }
+    const rotatedSecret = json(['webhook', 'rotate-secret', '--email', 'rotate@example.com', '--endpoint', endpoints[0]!.id, '--overlap', '3600']);
+    assert.equal(typeof rotatedSecret.previousSecretExpiresAt, 'number');
+    endpoints[0] = { id: endpoints[0]!.id, secret: rotatedSecret.secret, previous: endpoints[0]!.secret };
+    await webhookSecretsOpen(endpoints);
+    const claimId = 'C'.repeat(22);
+    const secret = `0x${'ab'.repeat(32)}`;
+    await claimSecret(claimId, secret, 'store');
     const oldKey = readFileSync(join(dataDir, 'master.key'), 'utf8').trim();
 
     const killed = cli(['keys', 'rotate-master', '--batch-size', '1'], { WALLET_TEST_ROTATION_KILL_AFTER_BATCHES: '2' });
@@ -107,6 +161,8 @@ describe('keys rotate-master and backup (child processes)', () => {
     const resumed = json(['keys', 'rotate-master', '--batch-size', '2']);
     assert.equal(resumed.resumed, true);
     assert.ok(resumed.rewrapped_keys >= 1);
+    assert.equal(resumed.resealed_webhook_secrets, endpoints.length, 'the webhook secrets moved after the keys');
+    assert.equal(resumed.resealed_claim_secrets, 1, 'and the claim secret');
     assert.equal(resumed.master_key, undefined, 'a key kept in master.key is never printed');
     assert.notEqual(resumed.master_key_id, resumed.from_master_key_id);
     assert.ok(!existsSync(join(dataDir, 'master.key.next')));
@@ -115,6 +171,8 @@ describe('keys rotate-master and backup (child processes)', () => {
 
     for (const member of members) await memberSigns(member.email, member.pin);
     await keysOpen([{ address: partner.main_address, pin: '123456' }, ...members]);
+    await webhookSecretsOpen(endpoints);
+    await claimSecret(claimId, secret, 'check');
 
     const refused = cli(['partner', 'show', '--email', 'rotate@example.com'], { WALLET_MASTER_KEY: oldKey });
     assert.equal(refused.code, 1);
@@ -124,7 +182,11 @@ describe('keys rotate-master and backup (child processes)', () => {
     // A second rotation, with nothing left over, moves every key at once.
     const again = json(['keys', 'rotate-master']);
     assert.equal(again.resumed, false);
+    assert.equal(again.resealed_webhook_secrets, endpoints.length);
+    assert.equal(again.resealed_claim_secrets, 1);
     await keysOpen([{ address: partner.main_address, pin: '123456' }, ...members]);
+    await webhookSecretsOpen(endpoints);
+    await claimSecret(claimId, secret, 'check');
     for (const member of members) await memberSigns(member.email, member.pin);
 
     const audit = cli(['audit', 'list', '--json']);

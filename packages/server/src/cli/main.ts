@@ -16,6 +16,7 @@ import { ACCOUNT_STATUS, findAccountOrFail, listAccounts, setAccountStatus, setM
 import { listOperatorActions, operatorName, recordOperatorAction } from '../audit/store.ts';
 import type { PartnerRow, UserRow } from '../store/schema.ts';
 import { a2aCommands, A2A_CLI_OPTIONS, A2A_CLI_USAGE } from './a2a-commands.ts';
+import { webhookCommands, WEBHOOK_CLI_OPTIONS, WEBHOOK_CLI_USAGE } from './webhook-commands.ts';
 import { rotateMasterKey } from '../custody/rotation.ts';
 import { createBackup, restoreBackup } from '../backup/commands.ts';
 
@@ -54,6 +55,7 @@ Commands:
                                           directory's files, beside a running service
   backup restore --from DIR               restores a backup into --data-dir, new or empty
 ${A2A_CLI_USAGE}
+${WEBHOOK_CLI_USAGE}
 
 Global options:
   --data-dir DIR    data directory (default ./data, env WALLET_DATA_DIR)
@@ -90,6 +92,7 @@ const OPTIONS = {
   from: { type: 'string' },
   'batch-size': { type: 'string' },
   ...A2A_CLI_OPTIONS,
+  ...WEBHOOK_CLI_OPTIONS,
 } satisfies ParseArgsConfig['options'];
 
 /** The largest monthly mint limit: the store keeps it in a 32-bit integer column. */
@@ -251,6 +254,7 @@ const COMMANDS: Record<string, Handler> = {
   },
   'backup create': async (services, values) => ({ ...(await createBackup({ config: services.config, store: services.store }, required(values, 'to'))) }),
   ...a2aCommands,
+  ...webhookCommands,
 };
 
 /**
@@ -273,6 +277,7 @@ const AUDITED_AFTER_THE_FACT = new Set([
   'partner create', 'partner approve', 'partner unlock', 'user create', 'user unlock', 'faucet',
   'a2a approve', 'a2a cancel', 'fee-credential create', 'fee-credential revoke', 'service-key create',
   'blacklist add', 'blacklist remove', 'keys rotate-master', 'backup create',
+  'webhook create', 'webhook delete', 'webhook rotate-secret', 'webhook redeliver',
 ]);
 
 /** What a command acted on, from its options. */
@@ -281,8 +286,8 @@ function targetOf(values: Values, args: string[]): string {
   return String(args[0] ?? named ?? '');
 }
 
-/** Secrets shown once (credentials, service keys) never reach the audit log. */
-const SECRET_FIELDS = new Set(['credential', 'service_key', 'kas_authorization_key', 'master_key']);
+/** Secrets shown once (credentials, service keys, webhook signing secrets) never reach the audit log. */
+const SECRET_FIELDS = new Set(['credential', 'service_key', 'kas_authorization_key', 'master_key', 'secret']);
 function withoutSecrets(result: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(result).filter(([field]) => !SECRET_FIELDS.has(field)));
 }

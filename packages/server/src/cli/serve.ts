@@ -1,32 +1,55 @@
-import { pino } from 'pino';
+import type { FastifyInstance } from 'fastify';
 import { withPort, type Config } from '../config/config.ts';
 import { buildApp, type App } from '../app.ts';
 import { openServices, type Services } from '../services.ts';
 import { startBackgroundJobs, type BackgroundJobs } from '../background-jobs.ts';
 import { freePort } from '../chain/managed-node.ts';
+import { buildMetricsApp } from '../metrics/routes.ts';
+import { createLogger } from '../logging/logger.ts';
 import { claimDataDir } from './service-record.ts';
 
+/** The whole shutdown stays under the 10 s that supervisors (Kubernetes, systemd) commonly give. */
+const SHUTDOWN_LIMIT_MS = 9_000;
+/** Requests still running after this long (a mint waiting for its blocks) have their connections closed. */
+const REQUEST_DRAIN_MS = 5_000;
+
 /**
- * `wallet-service serve`: opens everything, listens, and shuts down cleanly on SIGINT/SIGTERM.
+ * `wallet-service serve`: opens everything, listens, and shuts down cleanly on SIGINT/SIGTERM:
+ * new requests are refused (503), App2App long-polls answer at once with their current state,
+ * requests under way get REQUEST_DRAIN_MS to finish (what they stored, the outbox and mint
+ * recovery finish in the next process), then the background jobs stop and the embedded nodes with
+ * the rest. A second signal, or a shutdown past SHUTDOWN_LIMIT_MS, ends the process at once.
  * A failure at any step of the start stops what had started (nodes included) and is thrown, so the
  * process exits non-zero with the reason.
  */
 export async function serve(configured: Readonly<Config>): Promise<number> {
   // PORT=0: the port is chosen first, so the public URL written into card contracts is the real one.
   const config = configured.port === 0 ? withPort(configured, await freePort(configured.host)) : configured;
-  const log = pino({ level: config.logLevel });
+  const log = createLogger({ level: config.logLevel, pretty: process.stdout.isTTY === true });
   const claim = claimDataDir(config);
   let services: Services | undefined;
   let jobs: BackgroundJobs | undefined;
   let app: App | undefined;
+  let metricsApp: FastifyInstance | undefined;
   let closing: Promise<void> | undefined;
   const shutdown = (signal: string) => {
     closing ??= (async () => {
       log.info(`${signal}: stopping`);
-      await app?.close();
+      const started = Date.now();
+      const limit = setTimeout(() => {
+        log.error(`shutdown took longer than ${SHUTDOWN_LIMIT_MS} ms; exiting now`);
+        // The embedded nodes go with the process rather than outlive it while they dump their state.
+        services?.chains.killNodes();
+        process.exit(1);
+      }, SHUTDOWN_LIMIT_MS);
+      limit.unref();
+      await closeApp(app, log);
+      await metricsApp?.close();
       await jobs?.stop();
       await services?.close();
       claim.release();
+      clearTimeout(limit);
+      log.info(`stopped in ${Date.now() - started} ms`);
     })();
     return closing;
   };
@@ -35,13 +58,18 @@ export async function serve(configured: Readonly<Config>): Promise<number> {
     jobs = await startBackgroundJobs(services);
     app = await buildApp({ services, logger: log.child({ component: 'http' }) as never });
     const address = await app.listen({ host: config.host, port: config.port });
+    let metricsAt = `${address}/metrics`;
+    if (config.metrics.port !== null) {
+      metricsApp = await buildMetricsApp({ metrics: services.metrics, token: config.metrics.token });
+      metricsAt = `${await metricsApp.listen({ host: config.metrics.host, port: config.metrics.port })}/metrics`;
+    }
     const chains = services.chains
       .all()
       .map((chain) => `  ${chain.name}: ${chain.rpcUrl} (chain id ${chain.chainId}${chain.managed ? ', embedded' : ''})`)
       .join('\n');
     process.stdout.write(
       `wallet service listening on ${address}\n` +
-        `  public url: ${config.publicUrl}\n  health: ${address}/health\n` +
+        `  public url: ${config.publicUrl}\n  health: ${address}/health\n  metrics: ${metricsAt}${config.metrics.token ? ' (bearer token)' : ''}\n` +
         `  data dir: ${config.dataDir} (${config.databaseUrl ? 'PostgreSQL' : 'SQLite'} store)\n` +
         `  operator: ${services.operator.address}\nchains:\n${chains}\n`,
     );
@@ -51,8 +79,36 @@ export async function serve(configured: Readonly<Config>): Promise<number> {
   }
   await new Promise<void>((resolve) => {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-      process.once(signal, () => void shutdown(signal).then(resolve, resolve));
+      process.on(signal, () => {
+        if (closing) {
+          log.warn(`${signal} again: exiting without finishing the shutdown`);
+          services?.chains.killNodes();
+          process.exit(1);
+        }
+        void shutdown(signal).then(resolve, (error: Error) => {
+          log.error(error);
+          resolve();
+        });
+      });
     }
   });
+  // Whatever still holds the event loop open (a socket a client keeps) must not keep the process.
+  setTimeout(() => process.exit(process.exitCode ?? 0), 1_000).unref();
   return 0;
+}
+
+/** Stops listening and waits for requests under way, closing their connections after REQUEST_DRAIN_MS. */
+async function closeApp(app: App | undefined, log: { warn(message: string): void }): Promise<void> {
+  if (!app) return;
+  const closed = app.close();
+  let timer: NodeJS.Timeout | undefined;
+  const drained = await Promise.race([
+    closed.then(() => true),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), REQUEST_DRAIN_MS))),
+  ]);
+  clearTimeout(timer);
+  if (drained) return;
+  log.warn(`requests still running after ${REQUEST_DRAIN_MS} ms: closing their connections (their stored work is finished by the next start)`);
+  app.server.closeAllConnections();
+  await closed;
 }

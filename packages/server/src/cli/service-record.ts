@@ -34,11 +34,22 @@ function runningService(dataDir: string): ServiceRecord | undefined {
 }
 
 /**
+ * Several instances may share a data directory (its uploaded files, the public URL) when they
+ * share nothing that only one process may run: the store is PostgreSQL and no chain is an
+ * embedded node of this directory.
+ */
+export function allowsSeveralInstances(config: Readonly<Config>): boolean {
+  return Boolean(config.databaseUrl) && Object.values(config.chains).every((chain) => chain === null || chain.mode !== 'managed');
+}
+
+/**
  * Takes the data directory for this process, before anything starts: refused while another live
  * service holds it (a record left by a killed one is replaced). Returns the release function.
+ * Instances that may share the directory (allowsSeveralInstances) take nothing.
  */
 export function claimDataDir(config: Readonly<Config>): { release(): void } {
   mkdirSync(config.dataDir, { recursive: true });
+  if (allowsSeveralInstances(config)) return { release: () => {} };
   const record = JSON.stringify({ pid: process.pid, publicUrl: config.publicUrl, startedAt: new Date().toISOString() } satisfies ServiceRecord);
   try {
     writeFileSync(recordPath(config.dataDir), record, { flag: 'wx' });

@@ -91,3 +91,12 @@ test('a setting that reads as something else is refused, naming it, instead of b
   assert.match(refused({ env: { WALLET_TRUST_PROXY: '!!bad' } }), /\/trustProxy \(WALLET_TRUST_PROXY\): invalid IP address: !!bad/);
   assert.equal(loadConfig({ env: { WALLET_TRUST_PROXY: 'loopback, 10.0.0.0/8' } }).trustProxy, 'loopback, 10.0.0.0/8');
 });
+
+test('/metrics: on the service port while it listens on loopback; elsewhere only with a port of its own or a token', () => {
+  assert.deepEqual(loadConfig({ env: {} }).metrics, { port: null, host: '127.0.0.1', token: null });
+  assert.throws(() => loadConfig({ env: { HOST: '0.0.0.0' } }), (error: Error) => error instanceof ConfigError && /\/metrics.*WALLET_METRICS_PORT.*WALLET_METRICS_TOKEN/s.test(error.message));
+  assert.equal(loadConfig({ env: { HOST: '0.0.0.0', WALLET_METRICS_PORT: '9464' } }).metrics.port, 9464);
+  assert.equal(loadConfig({ env: { HOST: '0.0.0.0', WALLET_METRICS_TOKEN: 'a-long-enough-token' } }).metrics.token, 'a-long-enough-token');
+  assert.throws(() => loadConfig({ env: { WALLET_METRICS_TOKEN: 'short' } }), /\/metrics\/token/);
+  assert.throws(() => loadConfig({ env: { PORT: '9464', WALLET_METRICS_PORT: '9464' } }), /the service's own port/);
+});

@@ -103,6 +103,8 @@ export const ConfigSchema = Type.Object(
         pollIntervalMs: Type.Integer({ minimum: 10 }),
         /** A transaction with no receipt after this long is broadcast again (same bytes). */
         rebroadcastAfterMs: Type.Integer({ minimum: 100 }),
+        /** /health/ready answers 503 while a transaction has waited this long for its receipt. */
+        stuckAfterSeconds: Type.Integer({ minimum: 1 }),
       },
       { additionalProperties: false },
     ),
@@ -124,6 +126,20 @@ export const ConfigSchema = Type.Object(
           },
           { additionalProperties: false },
         ),
+      },
+      { additionalProperties: false },
+    ),
+    /** Partner webhooks (webhooks/, docs/webhooks.md). */
+    webhooks: Type.Object(
+      {
+        /** How often the delivery worker looks for messages due. */
+        pollIntervalMs: Type.Integer({ minimum: 10 }),
+        /** Waits after each failed attempt; after the last one the message is given up. */
+        retryDelaysMs: Type.Array(Type.Integer({ minimum: 0 }), { minItems: 1, maxItems: 50 }),
+        /** One attempt, connection to answer. */
+        timeoutMs: Type.Integer({ minimum: 100, maximum: 60_000 }),
+        /** Let endpoints be on loopback, private and link-local addresses (closed networks, tests). */
+        allowPrivateAddresses: Type.Boolean(),
       },
       { additionalProperties: false },
     ),
@@ -176,6 +192,10 @@ export const ConfigSchema = Type.Object(
       {
         /** Lifetime of a wallet-app session. */
         sessionLifetimeSeconds: Type.Integer({ minimum: 60 }),
+        /** Test coins the home screen's faucet sends on an embedded chain (never on an external one). */
+        faucetCoins: Type.Number({ exclusiveMinimum: 0, maximum: 1000 }),
+        /** Seconds a member waits between two faucet sends on one chain (then 429). */
+        faucetIntervalSeconds: Type.Integer({ minimum: 0 }),
       },
       { additionalProperties: false },
     ),
@@ -209,6 +229,19 @@ export const ConfigSchema = Type.Object(
           },
           { additionalProperties: false },
         ),
+      },
+      { additionalProperties: false },
+    ),
+    /**
+     * GET /metrics (Prometheus text). On the service's port by default, which is only allowed while
+     * the service listens on a loopback address or a token guards it; `port` moves it to a listener
+     * of its own (on `host`), `token` asks every scrape for `Authorization: Bearer <token>`.
+     */
+    metrics: Type.Object(
+      {
+        port: Type.Union([Type.Integer({ minimum: 1, maximum: 65535 }), Type.Null()]),
+        host: Type.String({ minLength: 1 }),
+        token: Type.Union([Type.String({ minLength: 16 }), Type.Null()]),
       },
       { additionalProperties: false },
     ),
@@ -275,7 +308,7 @@ export function defaultConfig(): Config {
     },
     operator: { managedBalanceCoins: 1_000_000, partnerFundingCoins: 10 },
     partners: { defaultMintLimit: 10_000 },
-    outbox: { pollIntervalMs: 200, rebroadcastAfterMs: 5_000 },
+    outbox: { pollIntervalMs: 200, rebroadcastAfterMs: 5_000, stuckAfterSeconds: 600 },
     cardIndex: { pollIntervalMs: 500, blockRange: 1_000 },
     cards: {
       maxRecipients: 1_000,
@@ -293,9 +326,16 @@ export function defaultConfig(): Config {
       globalLinks: { webUrl: null, appScheme: 'walletapp-global', appHost: 'wallet', appPackage: 'com.example.wallet.global' },
       cardImages: {},
     },
+    webhooks: {
+      pollIntervalMs: 500,
+      // Standard Webhooks' schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (about 27.6 h in all).
+      retryDelaysMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+      timeoutMs: 15_000,
+      allowPrivateAddresses: false,
+    },
     invites: { senderDailyLimit: 1_000, receiverDailyLimit: 3, receiverMonthlyLimit: 10 },
     messenger: { kind: 'outbox' },
-    walletApp: { sessionLifetimeSeconds: 86_400 },
+    walletApp: { sessionLifetimeSeconds: 86_400, faucetCoins: 10, faucetIntervalSeconds: 60 },
     partnerProgram: { endsAt: null },
     partnerApi: {
       rateLimit: { max: 300, timeWindowMs: 60_000 },
@@ -307,6 +347,7 @@ export function defaultConfig(): Config {
         windowMs: 60 * 60_000,
       },
     },
+    metrics: { port: null, host: '127.0.0.1', token: null },
     uploads: { maxImageBytes: 20 * 1024 * 1024 },
     storage: { kind: 'local' },
   };
@@ -363,10 +404,23 @@ export function loadConfig(options: LoadConfigOptions = {}): Readonly<Config> {
       );
     }
   }
+  if (valid.metrics.port === null && valid.metrics.token === null && !isLoopback(valid.host)) {
+    throw new ConfigError(
+      `invalid configuration:\n  /metrics: the service listens on ${valid.host}, so /metrics would be public; give it a port of its own (WALLET_METRICS_PORT) or a token (WALLET_METRICS_TOKEN)`,
+    );
+  }
+  if (valid.metrics.port !== null && valid.metrics.port === valid.port) {
+    throw new ConfigError(`invalid configuration:\n  /metrics/port: ${valid.metrics.port} is the service's own port; leave it null to serve /metrics there`);
+  }
   if (valid.partnerProgram.endsAt !== null && !isCalendarTime(valid.partnerProgram.endsAt)) {
     throw new ConfigError(`invalid configuration:\n  /partnerProgram/endsAt: not a date and time: ${valid.partnerProgram.endsAt}`);
   }
   return deepFreeze(valid);
+}
+
+/** Whether only this machine can reach an address the service listens on. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 /**
@@ -422,6 +476,13 @@ function fromEnv(env: NodeJS.ProcessEnv): ConfigOverrides {
     }
   }
   if (Object.keys(chains).length > 0) result.chains = chains;
+  if (env.WALLET_METRICS_PORT || env.WALLET_METRICS_TOKEN || env.WALLET_METRICS_HOST) {
+    result.metrics = {
+      ...(env.WALLET_METRICS_PORT ? { port: toNumber(env.WALLET_METRICS_PORT, 'WALLET_METRICS_PORT') } : {}),
+      ...(env.WALLET_METRICS_HOST ? { host: env.WALLET_METRICS_HOST } : {}),
+      ...(env.WALLET_METRICS_TOKEN ? { token: env.WALLET_METRICS_TOKEN } : {}),
+    };
+  }
   if (env.WALLET_PARTNER_PROGRAM_ENDS_AT) {
     result.partnerProgram = { endsAt: env.WALLET_PARTNER_PROGRAM_ENDS_AT === 'never' ? null : env.WALLET_PARTNER_PROGRAM_ENDS_AT };
   }

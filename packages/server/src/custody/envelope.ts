@@ -178,6 +178,39 @@ export async function rewrapForMasterKey(input: {
   }
 }
 
+const SEALED_VALUE_INFO = 'wallet-service sealed value v1';
+const VALUE_SALT_BYTES = 16;
+
+/**
+ * Seals a secret the service itself must read back (a webhook signing secret) under the master key:
+ *   key    = HKDF-SHA256(ikm = masterKey, salt = 16 random bytes, info = "wallet-service sealed value v1")
+ *   sealed = base64(salt | iv[12] | AES-256-GCM(key, value, AAD = context) | tag[16])
+ * `context` names where the value belongs (a row and column), so a sealed value moved elsewhere does not open.
+ */
+export function sealValue(masterKey: Uint8Array, value: string, context: string): string {
+  assertMasterKey(masterKey);
+  const salt = randomBytes(VALUE_SALT_BYTES);
+  const key = hkdf(masterKey, salt, SEALED_VALUE_INFO);
+  try {
+    return Buffer.concat([salt, Buffer.from(encrypt(key, Buffer.from(value, 'utf8'), Buffer.from(context, 'utf8')), 'base64')]).toString('base64');
+  } finally {
+    key.fill(0);
+  }
+}
+
+/** Opens what sealValue sealed; WrongKeyError under another master key or context. */
+export function openValue(masterKey: Uint8Array, sealed: string, context: string): string {
+  assertMasterKey(masterKey);
+  const bytes = Buffer.from(sealed, 'base64');
+  if (bytes.length < VALUE_SALT_BYTES + IV_BYTES + TAG_BYTES) throw new WrongKeyError('the sealed value is truncated');
+  const key = hkdf(masterKey, bytes.subarray(0, VALUE_SALT_BYTES), SEALED_VALUE_INFO);
+  try {
+    return decrypt(key, bytes.subarray(VALUE_SALT_BYTES), Buffer.from(context, 'utf8')).toString('utf8');
+  } finally {
+    key.fill(0);
+  }
+}
+
 /** A short public id of a master key (HKDF, so it says nothing about the key): which key wraps a row. */
 export function masterKeyId(masterKey: Uint8Array): string {
   assertMasterKey(masterKey);

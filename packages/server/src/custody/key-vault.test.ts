@@ -337,3 +337,76 @@ for (const kind of availableTestStoreKinds()) {
     });
   });
 }
+
+for (const kind of availableTestStoreKinds()) {
+  describe(`KeyVault unlocked keys held in memory, on ${kind}`, () => {
+    let testStore: TestStore;
+    const masterKey = randomBytes(32);
+    let clock = 1_000_000;
+    let vault: KeyVault;
+    /** A second process on the same store: it holds keys of its own. */
+    let other: KeyVault;
+
+    before(async () => {
+      testStore = await openTestStore(kind);
+      vault = new KeyVault(testStore.store.db, masterKey, { unlockedKeys: { ttlMs: 60_000, now: () => clock } });
+      other = new KeyVault(testStore.store.db, masterKey, { unlockedKeys: { ttlMs: 60_000, now: () => clock } });
+    });
+    after(() => testStore.cleanup());
+
+    const newPinKey = (ownerId: string) => vault.createKey({ ownerType: 'partner', ownerId, protection: 'pin', secretKind: 'private_key', pin: rightPin });
+
+    test('the right PIN within the time reuses the unlocked key; a wrong PIN never does', async () => {
+      const { keyId, address } = await newPinKey('held-1');
+      const first = await vault.unlock(keyId, rightPin);
+      assert.equal(first.address, address);
+      assert.equal(await vault.unlock(keyId, rightPin.toUpperCase()), first, 'held: the same key, no scrypt');
+      await assert.rejects(vault.unlock(keyId, wrongPin), appError(4006));
+      assert.equal(await vault.pinFailures(keyId), 1);
+      const again = await vault.unlock(keyId, rightPin);
+      assert.notEqual(again, first, 'a wrong PIN wiped the held key');
+      assert.equal(await vault.pinFailures(keyId), 0);
+    });
+
+    test('a held key expires after its time, counted from the PIN check', async () => {
+      const { keyId } = await newPinKey('held-2');
+      const first = await vault.unlock(keyId, rightPin);
+      clock += 59_000;
+      assert.equal(await vault.unlock(keyId, rightPin), first);
+      clock += 1_000;
+      const fresh = await vault.unlock(keyId, rightPin);
+      assert.notEqual(fresh, first, 'expired at 60 s although used at 59 s');
+      assert.equal(await vault.unlock(keyId, rightPin), fresh);
+    });
+
+    test('a PIN change wipes the held key, in this process and in another one', async () => {
+      const { keyId } = await newPinKey('held-3');
+      const newPin = sha256Hex('246810');
+      await vault.unlock(keyId, rightPin);
+      await other.unlock(keyId, rightPin);
+      await vault.changePin(keyId, rightPin, newPin);
+      await assert.rejects(vault.unlock(keyId, rightPin), appError(4006));
+      await assert.rejects(other.unlock(keyId, rightPin), appError(4006), 'the other process noticed the new wrapping');
+      assert.ok(await other.unlock(keyId, newPin));
+    });
+
+    test('a lockout made in another process applies at once to a held key', async () => {
+      const { keyId } = await newPinKey('held-4');
+      const held = await vault.unlock(keyId, rightPin);
+      assert.equal(await vault.unlock(keyId, rightPin), held);
+      for (let attempt = 1; attempt < MAX_PIN_FAILURES; attempt++) await assert.rejects(other.unlock(keyId, wrongPin), appError(4006));
+      await assert.rejects(other.unlock(keyId, wrongPin), appError(403));
+      await assert.rejects(vault.unlock(keyId, rightPin), appError(403));
+      await vault.resetPinFailures(keyId);
+      assert.notEqual(await vault.unlock(keyId, rightPin), held, 'unlocked again with scrypt after the reset');
+    });
+
+    test('closing forgets every held key', async () => {
+      const { keyId } = await newPinKey('held-5');
+      await vault.unlock(keyId, rightPin);
+      assert.ok(vault.unlockedKeysHeld > 0);
+      vault.forgetUnlockedKeys();
+      assert.equal(vault.unlockedKeysHeld, 0);
+    });
+  });
+}

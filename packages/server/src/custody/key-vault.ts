@@ -10,8 +10,9 @@ import { KeyedQueue } from '../lib/keyed-queue.ts';
 import { epochSeconds, type Db, type DbTransaction } from '../store/database.ts';
 import type { KeyOwnerType, KeyProtection, KeySecretKind, SigningKeyRow } from '../store/schema.ts';
 import { signTransactionWithKey } from './transaction-signature.ts';
-import { openSecret, rewrapDataKey, rewrapForMasterKey, sealSecret, wrapServerDataKeyWithPin, WrongKeyError, type SealedSecret } from './envelope.ts';
+import { openSecret, openValue, rewrapDataKey, rewrapForMasterKey, sealSecret, sealValue, wrapServerDataKeyWithPin, WrongKeyError, type SealedSecret } from './envelope.ts';
 import { MasterKeyRing } from './master-key-ring.ts';
+import { UnlockedKeys } from './unlocked-keys.ts';
 import { Errors } from '../errors/codes.ts';
 import {
   clearPinFailures,
@@ -53,6 +54,12 @@ export interface CreateKeyInput {
 }
 
 /** No signing key has the id that was asked for. */
+/** What a key vault tells its owner of. */
+export interface KeyVaultEvents {
+  /** A wrong PIN was the fifth in a row: the key is locked until the operator unlocks it. */
+  pinLocked(): void;
+}
+
 export class SigningKeyNotFoundError extends Error {
   override readonly name = 'SigningKeyNotFoundError';
   constructor(readonly keyId: string) {
@@ -92,15 +99,40 @@ export class KeyVault {
    * PINs stay counted. The count's guard in the store still bounds guesses across processes.
    */
   readonly #pinAttempts = new KeyedQueue();
+  /** PIN keys unlocked within the last minute (see unlocked-keys.ts). */
+  readonly #unlocked: UnlockedKeys<UnlockedKey>;
 
   /** Helper shared with code that derives addresses from mnemonics. */
   static readonly deriveEvmPrivateKey = deriveEvmPrivateKey;
 
-  constructor(db: Db, masterKey: Uint8Array | MasterKeyRing) {
+  /** Told when a wrong PIN locks a key (metrics). */
+  readonly #events: KeyVaultEvents | undefined;
+
+  /**
+   * `unlockedKeys`: how long an unlocked PIN key is kept (ttlMs, 0 for never) and the clock (tests);
+   * `events`: told when a wrong PIN locks a key (metrics).
+   */
+  constructor(
+    db: Db,
+    masterKey: Uint8Array | MasterKeyRing,
+    options: { unlockedKeys?: { ttlMs?: number; now?: () => number }; events?: KeyVaultEvents } = {},
+  ) {
+    this.#events = options.events;
     const keys = masterKey instanceof MasterKeyRing ? masterKey : new MasterKeyRing(masterKey);
     if (keys.primary.length !== 32) throw new Error('the master key must be 32 bytes');
     this.#db = db;
     this.#keys = keys;
+    this.#unlocked = new UnlockedKeys(options.unlockedKeys);
+  }
+
+  /** Forgets every unlocked key held in memory (the service is closing). */
+  forgetUnlockedKeys(): void {
+    this.#unlocked.clear();
+  }
+
+  /** How many unlocked PIN keys are held in memory now. */
+  get unlockedKeysHeld(): number {
+    return this.#unlocked.size;
   }
 
   /**
@@ -163,6 +195,15 @@ export class KeyVault {
       return toUnlockedKey(keyId, row, secret);
     }
     requirePin(pin, row.pin_failures);
+    // Held keys are used only while the row, read just now, shows no wrong PIN and the wrapping they
+    // were unlocked under: a wrong PIN or lock counted by any process drops the key here at once,
+    // and a PIN change made anywhere makes it unusable.
+    if (Number(row.pin_failures) === 0) {
+      const held = this.#unlocked.get(keyId, pin, wrappingOf(row));
+      if (held) return held;
+    } else {
+      this.#unlocked.delete(keyId);
+    }
     // Finds the row's master key before a PIN attempt is counted: a missing key is no wrong PIN.
     await this.#keys.get(row.master_key_id);
     return this.#pinAttempts.run(keyId, () => this.#unlockWithPin(keyId, pin));
@@ -180,11 +221,14 @@ export class KeyVault {
         pin,
       });
     } catch (error) {
-      throw pinError(error, attempt.pin_failures);
+      if (error instanceof WrongKeyError) this.#unlocked.delete(keyId);
+      throw this.#pinError(error, attempt.pin_failures);
     }
     try {
       await clearPinFailures(this.#db, keyId);
-      return toUnlockedKey(keyId, attempt, secret);
+      const unlocked = toUnlockedKey(keyId, attempt, secret);
+      this.#unlocked.set(keyId, pin, wrappingOf(attempt), unlocked);
+      return unlocked;
     } finally {
       secret.fill(0);
     }
@@ -206,13 +250,14 @@ export class KeyVault {
   }
 
   async #rewrapUnderNewPin(keyId: string, oldPin: string, newPin: string): Promise<void> {
+    this.#unlocked.delete(keyId);
     const sealing = await this.#sealingKey(this.#db);
     const attempt = await this.#countAttempt(keyId);
     let rewrapped: { kdfSalt: string; wrappedDataKey: string };
     try {
       rewrapped = await rewrapDataKey({ masterKey: await this.#keys.get(attempt.master_key_id), newMasterKey: sealing.key, sealed: sealedOf(attempt), oldPin, newPin });
     } catch (error) {
-      throw pinError(error, attempt.pin_failures);
+      throw this.#pinError(error, attempt.pin_failures);
     }
     const replaced = await replaceWrapping(this.#db, {
       keyId,
@@ -246,6 +291,7 @@ export class KeyVault {
       now: epochSeconds(),
     });
     if (!replaced) throw new Error(`signing key ${keyId} changed while it was being PIN-protected`);
+    this.#unlocked.delete(keyId);
     await this.#settle(db, keyId, sealing.id);
   }
 
@@ -303,6 +349,21 @@ export class KeyVault {
     return trx ? write(trx) : this.#db.transaction().execute(write);
   }
 
+  /**
+   * Seals values the service reads back (webhook signing secrets, envelope.ts sealValue) under the
+   * master key new wrappings go under; `context` names each one's place. With that key's id, which
+   * the row stores: a master key rotation seals them again (custody/sealed-values.ts).
+   */
+  async sealValues(values: Array<{ value: string; context: string }>): Promise<{ masterKeyId: string; sealed: string[] }> {
+    const sealing = await this.#sealingKey(this.#db);
+    return { masterKeyId: sealing.id, sealed: values.map(({ value, context }) => sealValue(sealing.key, value, context)) };
+  }
+
+  /** Opens a value sealValues sealed under the master key `masterKeyId`. */
+  async openValue(masterKeyId: string, sealed: string, context: string): Promise<string> {
+    return openValue(await this.#keys.get(masterKeyId), sealed, context);
+  }
+
   /** The key new wrappings go under: a rotation's new key once it has started. */
   async #sealingKey(db: Db | DbTransaction): Promise<{ id: string; key: Uint8Array }> {
     const { current, rotation } = await readMasterKeyState(db);
@@ -329,6 +390,13 @@ export class KeyVault {
     return row;
   }
 
+  /** Maps a failed PIN check to the answer for the count that this attempt reached. */
+  #pinError(error: unknown, failures: number): unknown {
+    if (!(error instanceof WrongKeyError)) return error;
+    if (failures === MAX_PIN_FAILURES) this.#events?.pinLocked();
+    return failures >= MAX_PIN_FAILURES ? new AppError(Errors.PinLocked) : new AppError(Errors.WrongPin);
+  }
+
   /**
    * Counts one PIN attempt, atomically and before it is tried, and returns the sealed material as of
    * that moment. The `< MAX_PIN_FAILURES` guard makes the database serialise concurrent guesses: at
@@ -347,10 +415,9 @@ function requirePin(pin: string | undefined, failures: number): asserts pin is s
   throw Number(failures) >= MAX_PIN_FAILURES ? new AppError(Errors.PinLocked) : new AppError(Errors.WrongPin, { detail: 'the PIN is missing' });
 }
 
-/** Maps a failed PIN check to the answer for the count that this attempt reached. */
-function pinError(error: unknown, failures: number): unknown {
-  if (!(error instanceof WrongKeyError)) return error;
-  return failures >= MAX_PIN_FAILURES ? new AppError(Errors.PinLocked) : new AppError(Errors.WrongPin);
+/** What a held unlocked key is bound to: the PIN's wrapping of the data key, and the master key under it. */
+function wrappingOf(row: Pick<SealedRow, 'master_key_id' | 'kdf_salt' | 'wrapped_data_key'>): string {
+  return `${row.master_key_id}|${row.kdf_salt}|${row.wrapped_data_key}`;
 }
 
 function sealedOf(row: Pick<SealedRow, 'kdf_salt' | 'wrapped_data_key' | 'encrypted_secret'>): SealedSecret {

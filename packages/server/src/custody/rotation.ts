@@ -15,6 +15,7 @@ import {
   readDataDirMasterKeys,
 } from './master-key.ts';
 import { findKeysNotUnder, finishRotation, readMasterKeyState, startRotation } from './store.ts';
+import { moveClaimSecrets, moveWebhookSecrets } from './sealed-values.ts';
 
 /** Keys re-wrapped per transaction: short write locks beside a running service. */
 export const ROTATION_BATCH_SIZE = 100;
@@ -58,6 +59,10 @@ export interface RotationResult {
   from_master_key_id: string;
   master_key_id: string;
   rewrapped_keys: number;
+  /** Webhook endpoints whose signing secrets were sealed again under the new key. */
+  resealed_webhook_secrets: number;
+  /** Claim secrets of escrow deposits under an Idempotency-Key sealed again under the new key. */
+  resealed_claim_secrets: number;
   batches: number;
   resumed: boolean;
   /** Where the new key is now; with WALLET_MASTER_KEY, the key itself (printed once, never audited). */
@@ -71,7 +76,8 @@ export interface RotationResult {
  * recorded in the store before any key changes, so a crash at any point leaves every key openable
  * (by the key its row names) and running the command again carries on. Keys move in batches, each
  * one transaction; a running service reads the new key from the data directory the first time it
- * meets a row wrapped under it and seals new keys under it from the start. When no key is left under
+ * meets a row wrapped under it and seals new keys under it from the start. Webhook signing secrets and
+ * the claim secrets of keyed escrow deposits (sealed-values.ts) are sealed again the same way, after the keys. When no key is left under
  * the old one, the store records the new key as the one in force (a service given the old key is
  * refused from then on), and master.key is replaced by the new key; with WALLET_MASTER_KEY, the
  * operator sets it to the printed key and restarts.
@@ -92,14 +98,25 @@ export async function rotateMasterKey(
   // Fails here, before anything moves, when the new key is not in the data directory.
   const newKey = await deps.vault.masterKey(rotation.to);
   let rewrapped = 0;
+  let resealed = 0;
+  let resealedClaims = 0;
   let batches = 0;
+  const batchSize = options.batchSize ?? ROTATION_BATCH_SIZE;
   for (;;) {
-    const rows = await findKeysNotUnder(db, rotation.to, options.batchSize ?? ROTATION_BATCH_SIZE);
-    if (rows.length === 0) {
-      if (await finishRotation(db, deps.dialect, rotation.to)) break;
-      continue;
+    const rows = await findKeysNotUnder(db, rotation.to, batchSize);
+    if (rows.length > 0) {
+      rewrapped += await deps.vault.moveToMasterKey(rows, rotation.to);
+    } else {
+      // Then the webhook signing secrets and the claim secrets of keyed escrow deposits, sealed under the master key too.
+      const secrets = await moveWebhookSecrets(deps, rotation.to, batchSize);
+      const claims = secrets.found === 0 ? await moveClaimSecrets(deps, rotation.to, batchSize) : { found: 0, moved: 0 };
+      if (secrets.found === 0 && claims.found === 0) {
+        if (await finishRotation(db, deps.dialect, rotation.to)) break;
+        continue;
+      }
+      resealed += secrets.moved;
+      resealedClaims += claims.moved;
     }
-    rewrapped += await deps.vault.moveToMasterKey(rows, rotation.to);
     batches += 1;
     options.afterBatch?.(batches);
   }
@@ -115,6 +132,8 @@ export async function rotateMasterKey(
     from_master_key_id: rotation.from,
     master_key_id: rotation.to,
     rewrapped_keys: rewrapped,
+    resealed_webhook_secrets: resealed,
+    resealed_claim_secrets: resealedClaims,
     batches,
     resumed,
     master_key_file: fromFile ? join(source.dataDir, MASTER_KEY_FILE) : nextPath,

@@ -154,7 +154,7 @@ export async function findKeysNotUnder(db: Db, masterKeyId: string, limit: numbe
 }
 
 /**
- * Ends a rotation: in one transaction, unless a key is still wrapped under another key, the new key
+ * Ends a rotation: in one transaction, unless a key (or a webhook secret) is still wrapped under another key, the new key
  * becomes the one in force. On PostgreSQL the table is locked first so a key written by a
  * transaction still open is counted. Whether it ended.
  */
@@ -162,14 +162,29 @@ export async function finishRotation(db: Db, dialect: 'sqlite' | 'postgres', to:
   return db.transaction().execute(async (trx) => {
     // The write first: SQLite takes its write lock, so no key can be written meanwhile.
     await trx.updateTable('service_settings').set({ value: to }).where('key', '=', MASTER_KEY_ID_SETTING).execute();
-    if (dialect === 'postgres') await sql`lock table signing_keys in share mode`.execute(trx);
+    if (dialect === 'postgres') await sql`lock table signing_keys, webhook_endpoints, escrow_claims in share mode`.execute(trx);
     const left = await trx
       .selectFrom('signing_keys')
       .select('id')
       .where((eb) => eb.or([eb('master_key_id', 'is', null), eb('master_key_id', '!=', to)]))
       .limit(1)
       .executeTakeFirst();
-    if (left) throw new RotationNotDone();
+    // Webhook secrets are sealed under the master key too (custody/sealed-values.ts).
+    const secretLeft = await trx
+      .selectFrom('webhook_endpoints')
+      .select('id')
+      .where((eb) => eb.or([eb('secret_master_key_id', 'is', null), eb('secret_master_key_id', '!=', to)]))
+      .limit(1)
+      .executeTakeFirst();
+    // So are the claim secrets of keyed escrow deposits, while they are kept.
+    const claimSecretLeft = await trx
+      .selectFrom('escrow_claims')
+      .select('id')
+      .where('sealed_secret', 'is not', null)
+      .where((eb) => eb.or([eb('secret_master_key_id', 'is', null), eb('secret_master_key_id', '!=', to)]))
+      .limit(1)
+      .executeTakeFirst();
+    if (left || secretLeft || claimSecretLeft) throw new RotationNotDone();
     await trx.deleteFrom('service_settings').where('key', '=', ROTATION_SETTING).execute();
     return true;
   }).catch((error: unknown) => {
@@ -179,3 +194,80 @@ export async function finishRotation(db: Db, dialect: 'sqlite' | 'postgres', to:
 }
 
 class RotationNotDone extends Error {}
+
+/** An endpoint's webhook signing secrets as stored: sealed under `secret_master_key_id`, or in clear when it is null. */
+export interface StoredWebhookSecrets {
+  id: string;
+  secret: string;
+  previous_secret: string | null;
+  secret_master_key_id: string | null;
+}
+
+/**
+ * The next webhook endpoints whose secrets are not sealed under `masterKeyId` (those in clear
+ * included), in id order; with null, only those in clear.
+ */
+export function findWebhookSecretsNotUnder(db: Db, masterKeyId: string | null, limit: number): Promise<StoredWebhookSecrets[]> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'secret', 'previous_secret', 'secret_master_key_id'])
+    .where((eb) => (masterKeyId === null ? eb('secret_master_key_id', 'is', null) : eb.or([eb('secret_master_key_id', 'is', null), eb('secret_master_key_id', '!=', masterKeyId)])))
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** Writes an endpoint's secrets sealed anew, unless they changed since they were read (a rotation of the secret meanwhile). Whether it wrote. */
+export async function replaceWebhookSecrets(db: Db, old: StoredWebhookSecrets, next: Omit<StoredWebhookSecrets, 'id'>): Promise<boolean> {
+  const updated = await db
+    .updateTable('webhook_endpoints')
+    .set(next)
+    .where('id', '=', old.id)
+    .where('secret', '=', old.secret)
+    .where((eb) => (old.secret_master_key_id === null ? eb('secret_master_key_id', 'is', null) : eb('secret_master_key_id', '=', old.secret_master_key_id)))
+    .executeTakeFirst();
+  return updated.numUpdatedRows === 1n;
+}
+
+/** A claim secret of a keyed escrow deposit, sealed (escrow_claims.sealed_secret). */
+export interface StoredClaimSecret {
+  id: string;
+  sealed_secret: string;
+  secret_master_key_id: string;
+}
+
+/** The next escrow claims whose secret is sealed under another master key than `masterKeyId`, in id order. */
+export async function findClaimSecretsNotUnder(db: Db, masterKeyId: string, limit: number): Promise<StoredClaimSecret[]> {
+  const rows = await db
+    .selectFrom('escrow_claims')
+    .select(['id', 'sealed_secret', 'secret_master_key_id'])
+    .where('sealed_secret', 'is not', null)
+    .where('secret_master_key_id', '!=', masterKeyId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows as StoredClaimSecret[];
+}
+
+/** Writes a claim secret sealed anew, unless it was wiped or moved since it was read. Whether it wrote. */
+export async function replaceClaimSecret(db: Db, old: StoredClaimSecret, next: Omit<StoredClaimSecret, 'id'>): Promise<boolean> {
+  const updated = await db
+    .updateTable('escrow_claims')
+    .set(next)
+    .where('id', '=', old.id)
+    .where('sealed_secret', '=', old.sealed_secret)
+    .where('secret_master_key_id', '=', old.secret_master_key_id)
+    .executeTakeFirst();
+  return updated.numUpdatedRows === 1n;
+}
+
+/** Wipes the sealed claim secrets stored before `beforeMs` (their Idempotency-Key is forgotten by then). How many. */
+export async function wipeClaimSecretsBefore(db: Db, beforeMs: number): Promise<number> {
+  const updated = await db
+    .updateTable('escrow_claims')
+    .set({ sealed_secret: null, secret_master_key_id: null })
+    .where('sealed_secret', 'is not', null)
+    .where('created_ms', '<', beforeMs)
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows);
+}

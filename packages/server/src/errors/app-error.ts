@@ -10,13 +10,16 @@ export class AppError extends Error {
   readonly httpStatus: number;
   /** Extra detail for the caller (e.g. which argument mismatched the ABI); the registry message stays the `err`. */
   readonly detail: string | undefined;
+  /** The request field the error is about, as a path ("body/transaction/to"), where the answer names it. */
+  readonly field: string | undefined;
 
-  constructor(code: ErrorCode, options: { detail?: string; cause?: unknown } = {}) {
+  constructor(code: ErrorCode, options: { detail?: string; field?: string; cause?: unknown } = {}) {
     const entry = errorCodes[code];
     super(options.detail ? `${entry.message}: ${options.detail}` : entry.message, { cause: options.cause });
     this.code = code;
     this.httpStatus = entry.http;
     this.detail = options.detail;
+    this.field = options.field;
   }
 
   /** The `{ code, err }` body shared by Family A and the bare Family B errors. */

@@ -40,10 +40,11 @@ export const errorCodes = {
   4007: { http: 400, message: 'not allow the same code as before' },
   4044: { http: 401, message: 'access token does not exist' },
   4008: { http: 429, message: 'too many wrong passwords, try again later' },
+  4009: { http: 403, message: 'cross-site request refused: the X-Wallet-App header is missing' },
   440: { http: 401, message: 'content is not active' },
 
-  // Family A: the messenger's identity checks. The specification lists them; this service has no
-  // messenger sign-up or identity check, so it never answers them (docs/errors.md).
+  // Family A: the identity check of sign-up (wallet-app/members/identity.ts); 405, 5002 and 5003
+  // belong to the messenger sign-up this service does not have (docs/errors.md).
   405: { http: 401, message: 'attempted access from non-messenger app' },
   430: { http: 400, message: 'duplicated ci for account creation' },
   431: { http: 400, message: 'inconsistency with previous ci' },
@@ -72,7 +73,10 @@ export const errorCodes = {
   4204: { http: 400, message: 'card is not in escrow' },
   4205: { http: 400, message: 'card was already claimed' },
   4206: { http: 404, message: 'claim link is not valid' },
+  4207: { http: 400, message: 'card is not sendable' },
+  4208: { http: 400, message: 'card can be sent only to a friend, which is not available' },
   4700: { http: 400, message: 'no transaction receipt' },
+  4090: { http: 400, message: 'idempotency key was used with another request' },
 
   // Family B
   6000: { http: 400, message: 'request key does not exist' },
@@ -136,6 +140,7 @@ export const Errors = {
   SameAsBefore: 4007,
   UnknownAccessToken: 4044,
   PasswordBackOff: 4008,
+  CrossSiteRequest: 4009,
   ProgramEnded: 440,
   NotFromMessengerApp: 405,
   DuplicatedCi: 430,
@@ -163,7 +168,10 @@ export const Errors = {
   CardNotInEscrow: 4204,
   CardAlreadyClaimed: 4205,
   ClaimLinkInvalid: 4206,
+  CardNotSendable: 4207,
+  CardFriendOnly: 4208,
   NoReceipt: 4700,
+  IdempotencyKeyReused: 4090,
   RequestKeyUnknown: 6000,
   RequestKeyExpired: 6001,
   InvalidRequestType: 6010,

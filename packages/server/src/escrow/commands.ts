@@ -1,10 +1,11 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { encodeFunctionData, keccak256, parseEventLogs, zeroAddress, type Address, type Hex } from 'viem';
+import { randomBytes } from 'node:crypto';
+import { encodeFunctionData, keccak256, zeroAddress, type Address, type Hex } from 'viem';
 import { cardEscrowAbi, cardNftAbi } from '@wallet-service/contracts';
 import { cardImage, listCards, listedCard, LIST_PAGE_SIZE } from '../cards/lists/commands.ts';
 import { chainHolderOf } from '../cards/metadata/designs.ts';
 import { catchUpWithChain } from '../cards/index-freshness.ts';
-import { assertOwnContract, submitPartnerTransaction, unlockPartnerKey, type PartnerCardContract } from '../cards/partner-signing.ts';
+import { assertOwnContract, assertSucceeded, operationKey, submitPartnerTransaction, submittedOperation, unlockPartnerKey, type CallKey, type PartnerCardContract } from '../cards/partner-signing.ts';
+import { escrowedTokenIds } from '../chain/escrow-events.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { OutboxTransaction } from '../outbox/outbox.ts';
 import type { ChainRegistry } from '../chain/chains.ts';
@@ -17,8 +18,10 @@ import type { Logger } from 'pino';
 import type { PartnerRow } from '../store/schema.ts';
 import { walletWebUrl } from '../config/wallet-web-url.ts';
 import type { EscrowCancelAnswer, EscrowDepositAnswer, EscrowListAnswer } from './schema.ts';
-import { deleteEscrowClaims, insertEscrowClaims } from './store.ts';
+import { deleteDepositClaims, deleteEscrowClaims, findDepositClaimSecrets, insertEscrowClaims } from './store.ts';
+import { claimSecretContext } from '../custody/sealed-values.ts';
 import { Errors } from '../errors/codes.ts';
+import { holdWebhookEvent } from '../webhooks/events.ts';
 
 /** The escrow contract a card contract lets move its cards (fixed when the card contract was deployed). */
 async function escrowOf(deps: { chains: ChainRegistry }, contract: Pick<PartnerCardContract, 'chain' | 'address'>): Promise<Address> {
@@ -45,14 +48,25 @@ async function isEscrowApproved(deps: { chains: ChainRegistry }, partner: Partne
 /**
  * A15: lets the escrow contract move the partner's cards of its contract (ERC-721
  * `setApprovalForAll`), signed with the PIN; answers once mined. Needed once per contract; calling
- * it again sends the approval again and is harmless.
+ * it again sends the approval again and is harmless. A retry under the Idempotency-Key of a call
+ * that stopped after submitting answers that call's transaction.
  */
-export async function approveEscrow(deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox }, partner: PartnerRow, input: { pin: string; contractAddress: string }): Promise<{ tx_hash: Hex }> {
+export async function approveEscrow(
+  deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox },
+  partner: PartnerRow,
+  input: { pin: string; contractAddress: string; callKey?: CallKey | null | undefined },
+): Promise<{ tx_hash: Hex }> {
+  const outboxKey = operationKey('escrow-approve', input.callKey);
+  const earlier = await submittedOperation(deps, input.callKey, outboxKey);
+  if (earlier) {
+    assertSucceeded(earlier, 'escrow approval');
+    return { tx_hash: earlier.txHash };
+  }
   const { contract, escrow } = await partnerEscrow(deps, partner, input.contractAddress);
   const signer = await unlockPartnerKey(deps, partner, input.pin);
   const data = encodeFunctionData({ abi: cardNftAbi, functionName: 'setApprovalForAll', args: [escrow, true] });
-  const { transaction } = await submitPartnerTransaction(deps, contract, signer, `escrow-approve:${randomUUID()}`, data);
-  assertSucceeded(transaction, 'approval');
+  const { transaction } = await submitPartnerTransaction(deps, contract, signer, outboxKey, data);
+  assertSucceeded(transaction, 'escrow approval');
   return { tx_hash: transaction.txHash };
 }
 
@@ -67,14 +81,19 @@ export async function escrowApproval(deps: { store: Store; chains: ChainRegistry
  * the PIN is tried: not the partner's contract (400), escrow not approved (4203), none of the cards
  * held by the partner (4201). Cards the partner does not hold, and any the escrow refuses, are
  * counted in fail_count and get no link. Each link carries a fresh 32-byte secret in its fragment;
- * only its hash is stored, and goes on chain, so the store alone cannot claim a card.
+ * only its hash is stored in clear, and goes on chain, so the store alone cannot claim a card.
+ * Under an Idempotency-Key the secrets are also kept sealed under the master key for the key's
+ * 24 h, so a retry after the first call stopped after submitting answers with the same links.
  */
 export async function depositCards(
   deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox },
   partner: PartnerRow,
-  input: { pin: string; cardIds: number[]; contractAddress: string },
+  input: { pin: string; cardIds: number[]; contractAddress: string; callKey?: CallKey | null | undefined },
 ): Promise<EscrowDepositAnswer> {
   const { contract, escrow } = await partnerEscrow(deps, partner, input.contractAddress);
+  const depositKey = operationKey('escrow-deposit', input.callKey);
+  const earlier = await submittedOperation(deps, input.callKey, depositKey);
+  if (earlier) return depositAnswer(deps, { contract, escrow, cardIds: input.cardIds, depositKey, transaction: earlier, claims: await sealedClaims(deps, depositKey, input.cardIds) });
   if (!(await isEscrowApproved(deps, partner, contract, escrow))) {
     throw new AppError(Errors.EscrowNotApproved, { detail: 'call POST /v2/escrow/approve for this contract first' });
   }
@@ -84,16 +103,21 @@ export async function depositCards(
   if (held.length === 0) throw new AppError(Errors.CardNotHeld, { detail: 'none of card_ids is held by the partner' });
   const signer = await unlockPartnerKey(deps, partner, input.pin);
 
-  const depositKey = `escrow-deposit:${randomUUID()}`;
   const now = Date.now();
   const claims = held.map((cardId) => {
     const secret = `0x${randomBytes(32).toString('hex')}` as Hex;
     return { cardId, secret, id: randomBytes(16).toString('base64url'), claimHash: keccak256(secret) };
   });
+  const { masterKeyId, sealed } = input.callKey
+    ? await deps.vault.sealValues(claims.map((claim) => ({ value: claim.secret, context: claimSecretContext(claim.id) })))
+    : { masterKeyId: null, sealed: [] };
+  // A call resumed with nothing submitted: the rows a stopped first call stored under this key name
+  // no deposit; removed so that a later retry rebuilds its links from this call's claims only.
+  if (input.callKey?.resumed) await deleteDepositClaims(deps.store.db, depositKey);
   // Stored before the deposit is sent, so a card deposited under a hash always has its row.
   await insertEscrowClaims(
     deps.store.db,
-    claims.map((claim) => ({
+    claims.map((claim, index) => ({
       id: claim.id,
       chain: contract.chain,
       escrow_address: escrow,
@@ -106,6 +130,8 @@ export async function depositCards(
       deposit_key: depositKey,
       claimed_by: null,
       claimed_to: null,
+      sealed_secret: sealed[index] ?? null,
+      secret_master_key_id: masterKeyId,
       created_ms: now,
       updated_ms: now,
     })),
@@ -115,23 +141,53 @@ export async function depositCards(
     functionName: 'deposit',
     args: [contract.address, claims.map((claim) => BigInt(claim.cardId)), claims.map((claim) => claim.claimHash)],
   });
+  // Names every card asked for; released with those the receipt shows deposited (webhooks/release.ts).
+  const event = holdWebhookEvent({
+    partnerId: partner.id,
+    type: 'escrow.created',
+    data: { ...escrowEventFields(contract), cards: claims.map((claim) => ({ card_id: claim.cardId, claim_id: claim.id })) },
+  });
   let transaction: OutboxTransaction;
   try {
-    ({ transaction } = await submitPartnerTransaction(deps, contract, signer, depositKey, data, escrow));
-    assertSucceeded(transaction, 'deposit');
+    ({ transaction } = await submitPartnerTransaction(deps, contract, signer, depositKey, data, escrow, event));
+    assertSucceeded(transaction, 'escrow deposit');
   } catch (error) {
     // Refused, or reverted as a whole: no card went into escrow. (A call that timed out keeps its
     // rows: the deposit may still be mined.)
     if (!(error instanceof AppError && error.code === Errors.ServiceUnavailable)) await deleteClaims(deps, depositKey, claims.map((claim) => claim.id));
     throw error;
   }
-  const deposited = new Set(
-    (await escrowEvents(deps, contract.chain, transaction.txHash, escrow, 'Deposited'))
-      .filter((event) => event.args.nft.toLowerCase() === contract.address)
-      .map((event) => Number(event.args.tokenId)),
+  return depositAnswer(deps, { contract, escrow, cardIds: input.cardIds, depositKey, transaction, claims });
+}
+
+interface DepositClaim {
+  cardId: number;
+  id: string;
+  secret: Hex;
+}
+
+/** The claims of a keyed deposit with their secrets unsealed, in the order of `cardIds` as its first call made them. */
+async function sealedClaims(deps: { store: Store; vault: KeyVault }, depositKey: string, cardIds: number[]): Promise<DepositClaim[]> {
+  const rows = await findDepositClaimSecrets(deps.store.db, depositKey);
+  rows.sort((a, b) => cardIds.indexOf(Number(a.token_id)) - cardIds.indexOf(Number(b.token_id)));
+  return Promise.all(
+    rows.map(async (row) => {
+      if (row.sealed_secret === null || row.secret_master_key_id === null) throw new Error(`escrow claim ${row.id} of ${depositKey} keeps no secret`);
+      return { cardId: Number(row.token_id), id: row.id, secret: (await deps.vault.openValue(row.secret_master_key_id, row.sealed_secret, claimSecretContext(row.id))) as Hex };
+    }),
   );
+}
+
+/** A17's answer from its mined transaction: a link per card the receipt shows deposited; the claims of the others are removed. */
+async function depositAnswer(
+  deps: { config: Readonly<Config>; store: Store; chains: ChainRegistry },
+  input: { contract: PartnerCardContract; escrow: Address; cardIds: number[]; depositKey: string; transaction: OutboxTransaction; claims: DepositClaim[] },
+): Promise<EscrowDepositAnswer> {
+  const { contract, escrow, transaction, claims } = input;
+  assertSucceeded(transaction, 'escrow deposit');
+  const deposited = await escrowedTokenIds(deps, { chain: contract.chain, txHash: transaction.txHash, escrow, contract: contract.address, eventName: 'Deposited' });
   const failed = claims.filter((claim) => !deposited.has(claim.cardId));
-  if (failed.length > 0) await deleteClaims(deps, depositKey, failed.map((claim) => claim.id));
+  if (failed.length > 0) await deleteClaims(deps, input.depositKey, failed.map((claim) => claim.id));
   const webUrl = walletWebUrl(deps.config);
   return {
     claim_links: claims.filter((claim) => deposited.has(claim.cardId)).map((claim) => `${webUrl}/claim/${claim.id}#${claim.secret.slice(2)}`),
@@ -171,14 +227,18 @@ export async function listEscrowedCards(
 /**
  * A19: takes cards out of escrow back to the partner; their claim links stop working. Refused with
  * 4204 before the PIN is tried when none of the cards is in escrow from this partner; the others
- * are counted in fail_count.
+ * are counted in fail_count. A retry under the Idempotency-Key of a call that stopped after
+ * submitting answers from that call's transaction.
  */
 export async function cancelEscrow(
   deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox },
   partner: PartnerRow,
-  input: { pin: string; cardIds: number[]; contractAddress: string },
+  input: { pin: string; cardIds: number[]; contractAddress: string; callKey?: CallKey | null | undefined },
 ): Promise<EscrowCancelAnswer> {
   const { contract, escrow } = await partnerEscrow(deps, partner, input.contractAddress);
+  const outboxKey = operationKey('escrow-cancel', input.callKey);
+  const earlier = await submittedOperation(deps, input.callKey, outboxKey);
+  if (earlier) return cancelAnswer(deps, { contract, escrow, cardIds: input.cardIds, transaction: earlier });
   const client = deps.chains.get(contract.chain).client;
   const deposits = await Promise.all(
     input.cardIds.map((cardId) =>
@@ -190,13 +250,20 @@ export async function cancelEscrow(
   if (inEscrow.length === 0) throw new AppError(Errors.CardNotInEscrow, { detail: 'none of card_ids is in escrow from this partner' });
   const signer = await unlockPartnerKey(deps, partner, input.pin);
   const data = encodeFunctionData({ abi: cardEscrowAbi, functionName: 'cancel', args: [contract.address, inEscrow.map(BigInt)] });
-  const { transaction } = await submitPartnerTransaction(deps, contract, signer, `escrow-cancel:${randomUUID()}`, data, escrow);
-  assertSucceeded(transaction, 'cancel');
-  const returned = new Set(
-    (await escrowEvents(deps, contract.chain, transaction.txHash, escrow, 'Canceled'))
-      .filter((event) => event.args.nft.toLowerCase() === contract.address)
-      .map((event) => Number(event.args.tokenId)),
-  );
+  // Names every card asked back; released with those the receipt shows returned (webhooks/release.ts).
+  const event = holdWebhookEvent({ partnerId: partner.id, type: 'escrow.cancelled', data: { ...escrowEventFields(contract), card_ids: inEscrow } });
+  const { transaction } = await submitPartnerTransaction(deps, contract, signer, outboxKey, data, escrow, event);
+  return cancelAnswer(deps, { contract, escrow, cardIds: input.cardIds, transaction });
+}
+
+/** A19's answer from its mined transaction: the cards the receipt shows returned, the others failed. */
+async function cancelAnswer(
+  deps: { chains: ChainRegistry },
+  input: { contract: PartnerCardContract; escrow: Address; cardIds: number[]; transaction: OutboxTransaction },
+): Promise<EscrowCancelAnswer> {
+  const { contract, escrow, transaction } = input;
+  assertSucceeded(transaction, 'escrow cancel');
+  const returned = await escrowedTokenIds(deps, { chain: contract.chain, txHash: transaction.txHash, escrow, contract: contract.address, eventName: 'Canceled' });
   return {
     fail_count: input.cardIds.length - returned.size,
     failed_card_ids: input.cardIds.filter((cardId) => !returned.has(cardId)),
@@ -204,20 +271,12 @@ export async function cancelEscrow(
   };
 }
 
-/** A mined transaction that reverted as a whole is a fault on the service's side here: every input was checked. */
-function assertSucceeded(transaction: OutboxTransaction, what: string): void {
-  if (transaction.status !== 'mined' || transaction.receiptStatus !== 'success') {
-    throw new Error(`escrow ${what} ${transaction.txHash} ended ${transaction.status} (${transaction.receiptStatus ?? transaction.error ?? 'no receipt'})`);
-  }
-}
-
-async function escrowEvents<Name extends 'Deposited' | 'Canceled'>(deps: { chains: ChainRegistry }, chain: string, hash: Hex, escrow: Address, eventName: Name) {
-  const receipt = await deps.chains.get(chain).client.getTransactionReceipt({ hash });
-  const logs = receipt.logs.filter((log) => log.address.toLowerCase() === escrow);
-  return parseEventLogs({ abi: cardEscrowAbi, logs, eventName });
-}
-
 async function deleteClaims(deps: { store: Store }, depositKey: string, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   await deleteEscrowClaims(deps.store.db, depositKey, ids);
+}
+
+/** What every escrow event says of the cards' contract. */
+function escrowEventFields(contract: { chain: string; address: string; nftId: number }) {
+  return { chain: contract.chain, contract_address: contract.address.toLowerCase(), nft_id: contract.nftId };
 }

@@ -6,6 +6,8 @@ import { signedInMember, walletApp } from '../a2a/testing/support.ts';
 import { buildMintPayload, mintOk, partnerCall } from '../cards/testing/card-factories.ts';
 import { signedInPartner } from '../partner-api/testing/partner-session.ts';
 import { withoutMessage } from '../testing/responses.ts';
+import { operationKey } from '../cards/partner-signing.ts';
+import { depositCards } from './commands.ts';
 import { openTestApp, type TestApp } from '../testing/test-services.ts';
 
 let t: TestApp;
@@ -344,4 +346,26 @@ test('a claim transaction that did not go through is sent again under the next a
   assert.match(refused.json().message, /3 attempts/);
   assert.equal(await ownerOf(partner.contractAddress, exhausted), await escrowAddress(partner.contractAddress));
   assert.equal((await claimTransactions(exhaustedLink)).length, 3);
+});
+
+test('A17 resumed under its key with nothing submitted drops the first call\'s claim rows; a later resume answers the same links', async () => {
+  const partner = await partnerWithCards(2);
+  assert.equal((await partner.call('POST', '/v2/escrow/approve', {})).statusCode, 200);
+  const callKey = { partnerId: partner.partner.id, key: 'deposit-resumed', createdAtMs: Date.now(), resumed: true };
+  const depositKey = operationKey('escrow-deposit', callKey);
+  // What a first call stopped between storing its claims and sending the deposit leaves.
+  const orphan = { id: 'O'.repeat(22), claim_hash: `0x${'11'.repeat(32)}`, sealed_secret: 'sealed', secret_master_key_id: 'm' };
+  const now = Date.now();
+  await t.services.store.db
+    .insertInto('escrow_claims')
+    .values({ ...orphan, chain: 'main', escrow_address: '0x01', nft_id: partner.nftId, contract: partner.contractAddress.toLowerCase(), token_id: partner.cardIds[0]!, partner_id: partner.partner.id, depositor: partner.own, deposit_key: depositKey, claimed_by: null, claimed_to: null, created_ms: now, updated_ms: now })
+    .execute();
+  const input = { pin: partner.pinHash, cardIds: partner.cardIds, contractAddress: partner.contractAddress, callKey };
+  const first = await depositCards(t.services, partner.partner, input);
+  assert.equal(first.claim_links.length, 2);
+  assert.equal(first.fail_count, 0);
+  const rows = await t.services.store.db.selectFrom('escrow_claims').select('id').where('deposit_key', '=', depositKey).execute();
+  assert.deepEqual(new Set(rows.map((row) => row.id)), new Set(first.claim_links.map((link) => partsOf(link).claimId)), 'the orphan rows are gone');
+  // Resumed again, the deposit is found submitted: the answer is rebuilt from the sealed secrets.
+  assert.deepEqual(await depositCards(t.services, partner.partner, input), first);
 });

@@ -1,9 +1,12 @@
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import type { FastifyPluginAsync } from 'fastify';
 import { Tags } from '../http/route-docs.ts';
 import { binaryBody, ErrorBody } from '../http/schema.ts';
 
-const repositoryRoot = new URL('../../../../', import.meta.url);
+// Found through the server's package, not this file's place: the compiled bundle sits elsewhere.
+const repositoryRoot = new URL('../../', pathToFileURL(createRequire(import.meta.url).resolve('@wallet-service/server/package.json')));
 
 /** The example BApp's files: the page in examples/bapp and the SDK's browser bundle. */
 export const EXAMPLE_BAPP_FILES: Record<string, { url: URL; type: string }> = {

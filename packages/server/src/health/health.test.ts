@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { App } from '../app.ts';
+import { randomUUID } from 'node:crypto';
 import { openTestApp, type TestServices } from '../testing/test-services.ts';
 
 let services: TestServices;
@@ -14,22 +15,52 @@ after(async () => {
   await services?.cleanup();
 });
 
-test('GET /health is 200 while the store and the chain answer, 503 naming the chain when it does not', async () => {
+test('GET /health and /health/ready are 200 while the store and the chain answer, 503 naming the chain when it does not; /health/live stays 200', async () => {
   const healthy = await app.inject({ method: 'GET', url: '/health' });
   assert.equal(healthy.statusCode, 200);
   assert.deepEqual(healthy.json(), { status: 'ok', checks: { store: 'ok', 'chain:main': 'ok' } });
+  const ready = await app.inject({ method: 'GET', url: '/health/ready' });
+  assert.equal(ready.statusCode, 200);
+  assert.deepEqual(ready.json(), { status: 'ok', checks: { store: 'ok', 'chain:main': 'ok', outbox: 'ok' } });
 
   await services.chains.get('main').node!.stop();
-  const down = await app.inject({ method: 'GET', url: '/health' });
-  assert.equal(down.statusCode, 503);
-  const body = down.json();
-  assert.equal(body.status, 'unavailable');
-  assert.equal(body.checks.store, 'ok');
-  assert.notEqual(body.checks['chain:main'], 'ok');
+  for (const url of ['/health', '/health/ready']) {
+    const down = await app.inject({ method: 'GET', url });
+    assert.equal(down.statusCode, 503, url);
+    const body = down.json();
+    assert.equal(body.status, 'unavailable');
+    assert.equal(body.checks.store, 'ok');
+    assert.notEqual(body.checks['chain:main'], 'ok');
+  }
+  const live = await app.inject({ method: 'GET', url: '/health/live' });
+  assert.equal(live.statusCode, 200);
+  assert.deepEqual(live.json(), { status: 'ok', checks: { process: 'ok' } });
 });
 
 test('an unknown route answers the registry 404 body', async () => {
   const response = await app.inject({ method: 'GET', url: '/v2/nothing-here' });
   assert.equal(response.statusCode, 404);
   assert.deepEqual(response.json(), { code: 404, err: 'not Found' });
+});
+
+test('/health/ready answers 503 naming the outbox while a transaction waits past outbox.stuckAfterSeconds; /health stays 200', async () => {
+  const stuck = await openTestApp({ outbox: { stuckAfterSeconds: 1 } });
+  const rpc = (method: string, params: unknown[] = []) => stuck.services.chains.get('main').client.request({ method: method as never, params: params as never });
+  try {
+    await stuck.services.outbox.stop();
+    await rpc('evm_setAutomine', [false]);
+    const operator = await stuck.services.operator.signer();
+    await stuck.services.outbox.submit({ idempotencyKey: `stuck:${randomUUID()}`, chain: 'main', signer: operator, to: '0xb000000000000000000000000000000000000003', data: '0x', value: 1n });
+    assert.equal((await stuck.app.inject({ method: 'GET', url: '/health/ready' })).statusCode, 200, 'not yet stuck');
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    const ready = await stuck.app.inject({ method: 'GET', url: '/health/ready' });
+    assert.equal(ready.statusCode, 503);
+    assert.equal(ready.json().checks.store, 'ok');
+    assert.equal(ready.json().checks['chain:main'], 'ok');
+    assert.match(ready.json().checks.outbox, /^a transaction has waited \d+ s for its receipt$/);
+    assert.equal((await stuck.app.inject({ method: 'GET', url: '/health' })).statusCode, 200);
+  } finally {
+    await rpc('evm_setAutomine', [true]).catch(() => undefined);
+    await stuck.cleanup();
+  }
 });

@@ -1,25 +1,49 @@
-import type { FastifyPluginAsync } from 'fastify';
-import { HealthSchema } from './schema.ts';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { HealthSchema, LivenessSchema, ReadinessSchema } from './schema.ts';
+import { oldestUnminedCreatedMs } from './store.ts';
 
 const TIMEOUT_MS = 3_000;
 
-/** GET /health: 200 only when the store and every configured chain answer. */
+/**
+ * GET /health: 200 only when the store and every configured chain answer (the specification's).
+ * GET /health/live: the process answers (restart it when this fails).
+ * GET /health/ready: /health's checks and an outbox that is not stuck (send it traffic while 200).
+ */
 export const healthRoutes: FastifyPluginAsync = async (app) => {
-  app.get('/health', { schema: HealthSchema }, async (_request, reply) => {
+  const checksOf = () => {
     const { store, chains } = app.services;
-    const checks = await Promise.all([
+    return [
       check('store', () => store.ping()),
       ...chains.all().map((chain) => check(`chain:${chain.name}`, () => chain.client.request({ method: 'eth_blockNumber' }))),
-    ]);
-    const failed = checks.filter((result) => !result.ok);
-    return reply.status(failed.length ? 503 : 200).send({
-      status: failed.length ? 'unavailable' : 'ok',
-      checks: Object.fromEntries(checks.map((result) => [result.name, result.ok ? 'ok' : result.error])),
+    ];
+  };
+
+  app.get('/health', { schema: HealthSchema }, async (_request, reply) => answer(reply, await Promise.all(checksOf())));
+
+  app.get('/health/live', { schema: LivenessSchema }, async () => ({ status: 'ok' as const, checks: { process: 'ok' } }));
+
+  app.get('/health/ready', { schema: ReadinessSchema }, async (_request, reply) => {
+    const { store, config } = app.services;
+    const outbox = check('outbox', async () => {
+      const oldest = await oldestUnminedCreatedMs(store.db);
+      const waitedSeconds = oldest === undefined ? 0 : Math.floor((Date.now() - oldest) / 1000);
+      if (waitedSeconds >= config.outbox.stuckAfterSeconds) throw new Error(`a transaction has waited ${waitedSeconds} s for its receipt`);
     });
+    return answer(reply, await Promise.all([...checksOf(), outbox]));
   });
 };
 
-async function check(name: string, probe: () => Promise<unknown>): Promise<{ name: string; ok: boolean; error?: string }> {
+type CheckResult = { name: string; ok: boolean; error?: string };
+
+function answer(reply: FastifyReply, checks: CheckResult[]) {
+  const failed = checks.some((result) => !result.ok);
+  return reply.status(failed ? 503 : 200).send({
+    status: failed ? 'unavailable' : 'ok',
+    checks: Object.fromEntries(checks.map((result) => [result.name, result.ok ? 'ok' : result.error])),
+  });
+}
+
+async function check(name: string, probe: () => Promise<unknown>): Promise<CheckResult> {
   try {
     await Promise.race([
       probe(),

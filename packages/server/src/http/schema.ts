@@ -41,6 +41,15 @@ export function binaryBody(types: string[], description: string) {
   return Type.Unsafe<unknown>({ description, content });
 }
 
+/**
+ * `schema` with the description the document gives the answer it is the body of (OpenAPI requires
+ * one; where a schema answers several operations each says what its answer means). A copy with the
+ * schema's hidden properties, so it stays the TypeBox type it was.
+ */
+export function described<Schema extends TSchema>(schema: Schema, description: string): Schema {
+  return Object.defineProperties(Object.create(Object.getPrototypeOf(schema)), { ...Object.getOwnPropertyDescriptors(schema), description: { value: description, enumerable: true, writable: true, configurable: true } });
+}
+
 /** The error answers of a family, keyed by HTTP status. */
 export type ErrorResponses = Record<number, TSchema>;
 

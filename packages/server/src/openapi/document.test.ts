@@ -4,6 +4,7 @@ import { createConfig, lintFromString } from '@redocly/openapi-core';
 import type { App } from '../app.ts';
 import { openTestApp, type TestApp } from '../testing/test-services.ts';
 import { committedOpenApiDocument, producedOpenApiDocument } from '../testing/openapi-document.ts';
+import { IDEMPOTENCY_HEADER, IDEMPOTENT_ROUTES } from '../partner-api/idempotency/hook.ts';
 
 let opened: TestApp;
 let app: App;
@@ -56,6 +57,18 @@ test('GET /openapi.json and /openapi.yaml serve the document; every family has i
   assert.match(yaml.body, /^openapi: 3\.1\.0$/m);
 });
 
+test('every answer of every operation says what it is (no "Default Response")', () => {
+  const undescribed: string[] = [];
+  for (const [path, operations] of Object.entries(app.swagger().paths ?? {})) {
+    for (const [method, operation] of Object.entries(operations as Record<string, { responses?: Record<string, { description?: string }> }>)) {
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        if (!response.description?.trim() || response.description === 'Default Response') undescribed.push(`${method.toUpperCase()} ${path} ${status}`);
+      }
+    }
+  }
+  assert.deepEqual(undescribed, []);
+});
+
 test('the docs page at /docs loads nothing from another host', async () => {
   const page = await app.inject({ method: 'GET', url: '/docs' });
   assert.equal(page.statusCode, 200);
@@ -74,3 +87,36 @@ test('the docs page at /docs loads nothing from another host', async () => {
   const code = initializer.body.replace(/^\s*\/\/.*$/gm, '').replace(/data:[^'"]*/g, '');
   assert.doesNotMatch(code, /https?:\/\//);
 });
+
+test('exactly the operations that take an Idempotency-Key document it, and Idempotent-Replayed on their answers below 500', () => {
+  const keyed: string[] = [];
+  const replayedWithoutKey: string[] = [];
+  for (const [path, operations] of Object.entries(app.swagger().paths ?? {})) {
+    for (const [method, operation] of Object.entries(operations as Record<string, OperationDocs>)) {
+      const name = `${method.toUpperCase()} ${path}`;
+      const parameter = operation.parameters?.find((one) => one.in === 'header' && one.name.toLowerCase() === IDEMPOTENCY_HEADER);
+      const answers = Object.entries(operation.responses ?? {});
+      if (!parameter) {
+        if (answers.some(([, answer]) => answer.headers?.['Idempotent-Replayed'])) replayedWithoutKey.push(name);
+        continue;
+      }
+      keyed.push(name);
+      assert.equal(parameter.name, 'Idempotency-Key', name);
+      assert.notEqual(parameter.required, true, name);
+      assert.equal(parameter.schema?.type, 'string', name);
+      for (const words of ['255 printable ASCII', '24 hours', 'Idempotent-Replayed: true', '4090']) assert.ok(parameter.description?.includes(words), `${name}: ${words}`);
+      for (const [status, answer] of answers) {
+        assert.equal(Boolean(answer.headers?.['Idempotent-Replayed']), Number(status) < 500, `${name} ${status}`);
+      }
+    }
+  }
+  // Fastify's routes are `:param`, the document's `{param}`.
+  const expected = [...IDEMPOTENT_ROUTES].map((route) => route.replace(/:(\w+)/g, '{$1}'));
+  assert.deepEqual(keyed.sort(), expected.sort());
+  assert.deepEqual(replayedWithoutKey, []);
+});
+
+interface OperationDocs {
+  parameters?: Array<{ in: string; name: string; required?: boolean; description?: string; schema?: { type?: string } }>;
+  responses?: Record<string, { headers?: Record<string, unknown> }>;
+}

@@ -45,7 +45,7 @@ export async function registerOpenApiDocument(app: FastifyInstance): Promise<voi
           [SecuritySchemes.memberSession]: {
             type: 'http',
             scheme: 'bearer',
-            description: 'The session_token of `POST /v2/wallet-app/sessions`.',
+            description: 'The session_token of `POST /v2/wallet-app/sessions` (API clients); the wallet app sends the `wallet_session` cookie instead, with `X-Wallet-App: 1` on writes.',
           },
         },
       },

@@ -79,7 +79,9 @@ test('every operation answers as the document says, for a recorded set of reques
 
   // Service and pages (the pages answer 503 when the app or the SDK bundle is not built).
   await call('GET', '/health');
-  for (const page of ['/', '/sign-in']) await call('GET', page);
+  await call('GET', '/health/live');
+  await call('GET', '/health/ready');
+  for (const page of ['/', '/sign-in', '/sign-up', '/account']) await call('GET', page);
   await call('GET', '/claim/{claim_id}', { url: '/claim/AAAAAAAAAAAAAAAAAAAAAA' });
   for (const file of ['/examples/bapp', '/examples/bapp/', '/examples/bapp/app.js', '/examples/bapp/style.css', '/examples/bapp/wallet-a2a.js']) await call('GET', file);
 
@@ -153,6 +155,19 @@ test('every operation answers as the document says, for a recorded set of reques
   await call('DELETE', '/v2/wallet/nft', { headers: auth, payload: { pin: partner.pinHash, card_id: third, contract_address: partner.contractAddress } });
   await call('DELETE', '/v2/wallet/nft', { headers: auth, payload: { pin: 'c'.repeat(64), card_id: fourth, contract_address: partner.contractAddress } });
 
+  // Webhook endpoints (deleted at the end, so nothing is delivered to the example host).
+  const hook = await call('POST', '/v2/partner/webhooks', { headers: auth, payload: { url: 'https://hooks.example.com/wallet', events: ['card.sent'] } });
+  assert.equal(hook.statusCode, 200, hook.body);
+  const hookId = json(hook).id as string;
+  await call('POST', '/v2/partner/webhooks', { headers: auth, payload: { url: 'not a url', events: ['card.sent'] } });
+  await call('GET', '/v2/partner/webhooks', { headers: auth });
+  await call('POST', '/v2/partner/webhooks/{endpoint_id}/rotate-secret', { url: `/v2/partner/webhooks/${hookId}/rotate-secret`, headers: auth });
+  const hookTest = await call('POST', '/v2/partner/webhooks/{endpoint_id}/test', { url: `/v2/partner/webhooks/${hookId}/test`, headers: auth });
+  await call('GET', '/v2/partner/webhooks/{endpoint_id}/deliveries', { url: `/v2/partner/webhooks/${hookId}/deliveries`, headers: auth });
+  await call('POST', '/v2/partner/webhooks/{endpoint_id}/messages/{message_id}/redeliver', { url: `/v2/partner/webhooks/${hookId}/messages/${json(hookTest).message_id}/redeliver`, headers: auth });
+  await call('DELETE', '/v2/partner/webhooks/{endpoint_id}', { url: `/v2/partner/webhooks/${hookId}`, headers: auth });
+  await call('DELETE', '/v2/partner/webhooks/{endpoint_id}', { url: `/v2/partner/webhooks/${hookId}`, headers: auth });
+
   // Escrow, and the claim link's side.
   const escrowBody = (body: object) => ({ pin: partner.pinHash, contract_address: partner.contractAddress, ...body });
   await call('GET', '/v2/escrow/approve', { url: `/v2/escrow/approve?contract_address=${partner.contractAddress}`, headers: auth });
@@ -176,6 +191,20 @@ test('every operation answers as the document says, for a recorded set of reques
   const heldFile = await call('GET', '/v2/wallet-app/files/secure/{filename}', { url: `/v2/wallet-app/files/secure/${secureName}`, headers: bearer });
   assert.equal(heldFile.statusCode, 200, heldFile.body);
   await call('GET', '/v2/wallet-app/cards/{nft_id}/{card_id}', { url: `/v2/wallet-app/cards/${partner.nftId}/${heldId}` });
+  const cards = await call('GET', '/v2/wallet-app/cards', { headers: bearer });
+  assert.equal(cards.statusCode, 200, cards.body);
+  await call('GET', '/v2/wallet-app/cards', { url: '/v2/wallet-app/cards?cursor=nonsense', headers: bearer });
+  await call('GET', '/v2/wallet-app/cards/{nft_id}', { url: `/v2/wallet-app/cards/${partner.nftId}`, headers: bearer });
+  await call('POST', '/v2/wallet-app/cards/{nft_id}/{card_id}/send', {
+    url: `/v2/wallet-app/cards/${partner.nftId}/${heldId}/send`,
+    headers: bearer,
+    payload: { pin: 'c'.repeat(64), to_address: partner.contractAddress },
+  });
+  await call('GET', '/v2/wallet-app/activity', { headers: bearer });
+  await call('GET', '/cards');
+  await call('GET', '/cards/{nft_id}/{card_id}', { url: `/cards/${partner.nftId}/${heldId}` });
+  await call('GET', '/cards/{nft_id}/{card_id}/send', { url: `/cards/${partner.nftId}/${heldId}/send` });
+  await call('GET', '/activity');
 
   // Family B and the wallet-app API over one request key.
   const key = await prepareKey(app, { bapp: { name: 'Docs BApp' }, type: 'auth' });
@@ -200,7 +229,20 @@ test('every operation answers as the document says, for a recorded set of reques
   const other = await prepareKey(app, { bapp: { name: 'Docs BApp' }, type: 'auth' });
   await call('POST', '/v2/wallet-app/a2a/requests/{request_key}/cancel', { url: `/v2/wallet-app/a2a/requests/${other}/cancel`, headers: bearer });
   await call('POST', '/v2/wallet-app/a2a/requests/{request_key}/cancel', { url: `/v2/wallet-app/a2a/requests/${other}/cancel`, headers: bearer });
+  // The member's account: sign-up, PIN, home, test coins, sessions.
+  const signUp = { name: 'Docs Member', phone: '+14155550199', email: 'docs-member@example.com', password: 'a'.repeat(64), birth: '1990-01-01', pin: 'b'.repeat(64) };
+  await call('POST', '/v2/wallet-app/members', { payload: signUp });
+  await call('POST', '/v2/wallet-app/members', { payload: { ...signUp, email: 'docs-other@example.com', birth: '1990-02-30' } });
+  await call('GET', '/v2/wallet-app/me/pin', { headers: bearer });
+  await call('PUT', '/v2/wallet-app/me/pin', { headers: bearer, payload: { old_pin: 'c'.repeat(64), new_pin: 'd'.repeat(64) } });
+  await call('GET', '/v2/wallet-app/home', { headers: bearer });
+  await call('POST', '/v2/wallet-app/home/other-chains', { headers: bearer, payload: { pin: member.pinHash } });
+  await call('POST', '/v2/wallet-app/faucet', { headers: bearer, payload: { chain: 'main' } });
+  await call('POST', '/v2/wallet-app/faucet', { headers: bearer, payload: { chain: 'polygon' } });
+  await call('GET', '/v2/wallet-app/sessions', { headers: bearer });
+  await call('DELETE', '/v2/wallet-app/sessions/{session_id}', { url: '/v2/wallet-app/sessions/not-a-session', headers: bearer });
   await call('DELETE', '/v2/wallet-app/sessions/current', { headers: bearer });
+  await call('DELETE', '/v2/wallet-app/sessions', { headers: bearer });
   await walletApp(app, member.token, 'GET', '/v2/wallet-app/me').then((response) => checkAnswer('GET', '/v2/wallet-app/me', response));
 
   const missed = Object.entries(document.paths).flatMap(([path, operations]) =>

@@ -60,7 +60,7 @@ export async function guardedFetchJson(url: string, settings: GuardedFetchSettin
   let current = parseTarget(url);
   for (let redirects = 0; ; redirects += 1) {
     const address = await vettedAddress(current, resolve, isAllowed);
-    const response = await get(current, address, signal);
+    const response = await send(current, address, signal, { method: 'GET', headers: { accept: 'application/json' } });
     const location = response.headers.location;
     if (response.statusCode && response.statusCode >= 300 && response.statusCode < 400 && location) {
       response.resume();
@@ -79,6 +79,36 @@ export async function guardedFetchJson(url: string, settings: GuardedFetchSettin
       throw new GuardedFetchError('the URL did not answer JSON');
     }
   }
+}
+
+/**
+ * A POST of `body` to a partner's URL under the same rules (a webhook delivery). Redirects are not
+ * followed: a delivery answered with one counts as not delivered. Resolves with the status and up to
+ * `maxBytes` of the answer (a longer one is cut); throws GuardedFetchError when no answer came.
+ *
+ * @example
+ * const { status } = await guardedPost('https://partner.example/hooks', { body, headers }, settings);
+ */
+export async function guardedPost(
+  url: string,
+  request: { body: string; headers: Record<string, string> },
+  settings: Omit<GuardedFetchSettings, 'maxRedirects'>,
+  options: GuardedFetchOptions = {},
+): Promise<{ status: number; body: string }> {
+  const resolve = options.resolve ?? defaultResolve;
+  const isAllowed = options.isAllowed ?? ((address: string) => isAllowedAddress(address, settings.allowPrivateAddresses));
+  const signal = AbortSignal.timeout(settings.timeoutMs);
+  const target = parseTarget(url);
+  const address = await vettedAddress(target, resolve, isAllowed);
+  const headers = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(request.body)), ...request.headers };
+  const response = await send(target, address, signal, { method: 'POST', headers, body: request.body });
+  let text = '';
+  try {
+    text = await readLimited(response, settings.maxBytes, signal);
+  } catch {
+    // The status is what counts; an answer too long or cut short is not kept.
+  }
+  return { status: response.statusCode ?? 0, body: text };
 }
 
 function parseTarget(url: string): URL {
@@ -117,19 +147,24 @@ async function vettedAddress(
   return candidates[0]!;
 }
 
-function get(target: URL, pinned: { address: string; family: number }, signal: AbortSignal): Promise<IncomingMessage> {
+function send(
+  target: URL,
+  pinned: { address: string; family: number },
+  signal: AbortSignal,
+  message: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
+): Promise<IncomingMessage> {
   // Connect to the vetted address whatever the resolver would say now; TLS still checks the name.
   const lookup: LookupFunction = (_hostname, options, callback) => {
     if (options.all) callback(null, [pinned]);
     else callback(null, pinned.address, pinned.family);
   };
-  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  const open = target.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolvePromise, reject) => {
-    const request = send(target, { method: 'GET', lookup, signal, headers: { accept: 'application/json' } }, resolvePromise);
+    const request = open(target, { method: message.method, lookup, signal, headers: message.headers }, resolvePromise);
     request.on('error', (error) =>
       reject(signal.aborted ? new GuardedFetchError('the URL did not answer in time') : new GuardedFetchError(`the URL could not be fetched: ${error.message}`)),
     );
-    request.end();
+    request.end(message.body);
   });
 }
 

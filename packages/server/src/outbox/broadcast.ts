@@ -50,9 +50,13 @@ export class Broadcaster {
     }
   }
 
-  /** Broadcasts without holding the caller; a failure is logged (the next pass sends it again). */
-  broadcastInBackground(row: OutboxRow): void {
+  /**
+   * Broadcasts without holding the caller; a failure is logged (the next pass sends it again).
+   * `onDone` runs once the node has answered.
+   */
+  broadcastInBackground(row: OutboxRow, onDone?: () => void): void {
     const sending = this.broadcast(row)
+      .then(onDone)
       .catch((error: Error) => this.deps.log?.warn(`outbox: broadcast of ${row.tx_hash}: ${error.message}`))
       .finally(() => this.inFlight.delete(sending));
     this.inFlight.add(sending);

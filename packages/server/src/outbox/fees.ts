@@ -25,10 +25,18 @@ export class OutboxRefusal extends Error {
 /** Per chain, the fees last estimated, read again at most every FEE_CACHE_MS. */
 export class FeeCache {
   private readonly cache = new Map<string, Fees & { at: number }>();
+  /** Estimates under way per chain: submissions that arrive together ask the node once. */
+  private readonly reading = new Map<string, Promise<Fees>>();
 
   async fees(chain: ChainContext): Promise<Fees> {
     const cached = this.cache.get(chain.name);
     if (cached && Date.now() - cached.at < FEE_CACHE_MS) return cached;
+    const reading = this.reading.get(chain.name) ?? this.read(chain).finally(() => this.reading.delete(chain.name));
+    this.reading.set(chain.name, reading);
+    return reading;
+  }
+
+  private async read(chain: ChainContext): Promise<Fees> {
     const estimate = await chain.client.estimateFeesPerGas();
     const fees = {
       at: Date.now(),
@@ -49,16 +57,27 @@ export class FeeCache {
 export class BalanceReservations {
   /** Per chain:account, the pending balance last read less what was submitted since. */
   private readonly spendable = new Map<string, { balance: bigint; at: number }>();
+  /** Balance reads under way per chain:account: submissions that arrive together wait for one read. */
+  private readonly reading = new Map<string, Promise<bigint>>();
 
   /** Reserves `cost` (value + gas limit x max fee, an upper bound), or refuses. */
   async reserve(chain: ChainContext, from: Address, cost: bigint): Promise<void> {
     const key = accountKey({ chain, from });
+    const pending = this.reading.get(key);
+    if (pending) await pending.catch(() => undefined);
     const cached = this.spendable.get(key);
     if (cached && Date.now() - cached.at < BALANCE_CACHE_MS && cached.balance >= cost) {
       cached.balance -= cost;
       return;
     }
-    const balance = await chain.client.getBalance({ address: from, blockTag: 'pending' });
+    const read = chain.client.getBalance({ address: from, blockTag: 'pending' });
+    this.reading.set(key, read);
+    let balance: bigint;
+    try {
+      balance = await read;
+    } finally {
+      if (this.reading.get(key) === read) this.reading.delete(key);
+    }
     if (balance < cost) {
       this.spendable.delete(key);
       throw new OutboxRefusal('insufficient_funds', `balance ${balance} wei is below the ${cost} wei this transaction may cost`);
@@ -67,7 +86,7 @@ export class BalanceReservations {
   }
 }
 
-/** The gas limit: the node's estimate with headroom; a revert or missing funds is an OutboxRefusal. */
+/** The gas limit: the node's estimate with headroom (gasLimitOf); a revert or missing funds is an OutboxRefusal. */
 export async function estimateGas(chain: ChainContext, from: Address, to: Address | null, data: Hex, value: bigint): Promise<bigint> {
   let estimate: bigint;
   try {
@@ -81,8 +100,30 @@ export async function estimateGas(chain: ChainContext, from: Address, to: Addres
     }
     throw error;
   }
-  // Headroom: state may change between estimation and mining.
-  return (estimate * 125n) / 100n;
+  return gasLimitOf(estimate);
+}
+
+/**
+ * What a storage write can cost beyond its estimate: setting a zero slot costs 20,000 gas where
+ * changing a non-zero one costs 2,900. Transactions mined between the estimate and this one (the
+ * same partner's other calls run at once) can bring a slot this one writes back to zero: a card
+ * contract's balance counter of the sender or the recipient. A burn estimated at about 64,000 gas
+ * then needs 17,100 more, which 25 % does not cover, and reverts out of gas.
+ */
+const ZERO_SLOT_SET_GAS = 20_000n;
+/** Slots of one transaction whose zero-ness others may change: a card transfer's two balance counters. */
+const SLOTS_COVERED = 2n;
+
+/** A plain coin transfer's gas: it runs no code and writes no storage. */
+const PLAIN_TRANSFER_GAS = 21_000n;
+
+/**
+ * The gas limit for an estimate: 25 % for state that changes until it is mined and, for a call
+ * that runs code, the dearer writes above.
+ */
+export function gasLimitOf(estimate: bigint): bigint {
+  const headroom = (estimate * 125n) / 100n;
+  return estimate <= PLAIN_TRANSFER_GAS ? headroom : headroom + SLOTS_COVERED * ZERO_SLOT_SET_GAS;
 }
 
 /** The revert reason viem found (reason string, custom error name, or panic), if any. */

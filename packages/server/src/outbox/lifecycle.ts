@@ -1,4 +1,4 @@
-import type { Address, Hex } from 'viem';
+import type { Address, Hex, Log } from 'viem';
 import type { OutboxRow } from '../store/schema.ts';
 
 /**
@@ -21,6 +21,11 @@ export type OutboxTransaction = {
   nonce: number;
   to: Address | null;
   txHash: Hex;
+  /**
+   * The receipt's logs, when the transaction was mined in this process while a caller waited on it
+   * (waitForFinal); absent when it is read from the store, which keeps no logs.
+   */
+  logs?: readonly Log[];
 } & TransactionState;
 
 /** A row's columns in the `signed` state: no receipt (as signed, and when a lost block puts it back). */

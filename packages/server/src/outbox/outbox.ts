@@ -9,6 +9,7 @@ import { BalanceReservations, FeeCache } from './fees.ts';
 import { isFinal, toTransaction, type OutboxTransaction } from './lifecycle.ts';
 import { NonceConflicts, NonceExpectations } from './nonces.ts';
 import { ReceiptRecorder, verifyMined } from './receipts.ts';
+import { ChainRewindWatch } from './rewinds.ts';
 import { OutboxStore } from './store.ts';
 import { Submitter } from './submit.ts';
 import type { OutboxSubmission } from './submission.ts';
@@ -44,6 +45,7 @@ export class TransactionOutbox {
   private readonly conflicts: NonceConflicts;
   private readonly submitter: Submitter;
   private readonly loop: PollingLoop;
+  private readonly rewinds: ChainRewindWatch;
 
   constructor(options: OutboxOptions) {
     this.chains = options.chains;
@@ -51,10 +53,10 @@ export class TransactionOutbox {
     this.settled.setMaxListeners(0);
     const { chains, log } = options;
     const store = (this.store = new OutboxStore(options.db, options.dialect));
-    const recorder = new ReceiptRecorder(store, (transaction) => {
+    const recorder = new ReceiptRecorder(store, (transaction, logs) => {
       this.broadcaster.forget(transaction.id);
       this.conflicts.forget(transaction.id);
-      this.settled.emit(transaction.id, transaction);
+      this.settled.emit(transaction.id, logs ? { ...transaction, logs } : transaction);
     });
     this.conflicts = new NonceConflicts({
       store,
@@ -74,7 +76,12 @@ export class TransactionOutbox {
       fees: new FeeCache(),
       balances: new BalanceReservations(),
       nonces: new NonceExpectations(store),
-      onStored: (row) => this.broadcaster.broadcastInBackground(row),
+      // An automining node has mined it by the time it answers: a caller waiting on it need not
+      // wait for the pass its own kick started before the broadcast was done.
+      onStored: (row) =>
+        this.broadcaster.broadcastInBackground(row, () => {
+          if (chains.get(row.chain).automine && this.settled.listenerCount(row.id) > 0) this.kick();
+        }),
     });
     const tracker = new PendingTracker({
       chains,
@@ -91,7 +98,14 @@ export class TransactionOutbox {
       kick: () => this.kick(),
       rebroadcastAfterMs: options.rebroadcastAfterMs,
     });
-    this.loop = new PollingLoop(() => tracker.trackPending(), options.pollIntervalMs, (error) =>
+    const rewinds = (this.rewinds = new ChainRewindWatch({
+      onRewind: (chain) => this.verifyMined(chain),
+      recordedAbove: (chain, blockNumber, limit) => store.minedAbove(chain, blockNumber, limit),
+    }));
+    this.loop = new PollingLoop(async () => {
+      await rewinds.check(chains.all());
+      await tracker.trackPending();
+    }, options.pollIntervalMs, (error) =>
       this.options.log?.warn(`outbox: ${error.message}`),
     );
   }
@@ -103,6 +117,8 @@ export class TransactionOutbox {
       chain.node?.on('restarted', () => {
         this.verifyMined(chain).catch((error: Error) => this.options.log?.warn(`outbox: verify ${chain.name}: ${error.message}`));
       });
+      // The head before the full check: a loss after it is noticed by the watch.
+      await this.rewinds.remember(chain);
       await this.verifyMined(chain);
     }
     this.loop.start();
@@ -138,7 +154,10 @@ export class TransactionOutbox {
     return row && toTransaction(row);
   }
 
-  /** Resolves when the transaction is mined or has failed for good. */
+  /**
+   * Resolves when the transaction is mined or has failed for good; with the receipt's logs when it
+   * was mined here while waiting (the caller need not ask the node for the receipt again).
+   */
   async waitForFinal(id: string, timeoutMs = 60_000): Promise<OutboxTransaction> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {

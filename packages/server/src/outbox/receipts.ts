@@ -1,4 +1,4 @@
-import type { Address, Hex } from 'viem';
+import type { Address, Hex, Log } from 'viem';
 import type { ChainContext, ChainRegistry } from '../chain/chains.ts';
 import type { OutboxRow } from '../store/schema.ts';
 import { toTransaction, type OutboxTransaction } from './lifecycle.ts';
@@ -13,6 +13,7 @@ export interface MinedReceipt {
   blockHash: Hex;
   gasUsed: bigint;
   contractAddress?: Address | null | undefined;
+  logs?: readonly Log[];
 }
 
 export async function receiptOf(chain: ChainContext, hash: Hex): Promise<MinedReceipt | undefined> {
@@ -52,7 +53,8 @@ export async function receiptsOf(chains: Pick<ChainRegistry, 'get'>, rows: Outbo
 export class ReceiptRecorder {
   constructor(
     private readonly store: Pick<OutboxStore, 'recordReceipts'>,
-    private readonly onMined: (transaction: OutboxTransaction) => void,
+    /** `logs`: the receipt's, as the node gave them (they are not stored). */
+    private readonly onMined: (transaction: OutboxTransaction, logs: readonly Log[] | undefined) => void,
   ) {}
 
   async recordReceipts(mined: Array<{ row: OutboxRow; receipt: MinedReceipt }>): Promise<void> {
@@ -69,7 +71,7 @@ export class ReceiptRecorder {
       updated_ms: now,
     }) satisfies OutboxRow);
     await this.store.recordReceipts(recorded, now);
-    for (const row of recorded) this.onMined(toTransaction(row));
+    recorded.forEach((row, index) => this.onMined(toTransaction(row), mined[index]!.receipt.logs));
   }
 }
 

@@ -103,6 +103,18 @@ export class OutboxStore {
     return query.execute();
   }
 
+  /** The blocks of a chain's mined rows above a height (ChainRewindWatch), at most `limit`. */
+  minedAbove(chain: string, blockNumber: number, limit: number): Promise<Array<Pick<OutboxRow, 'block_number' | 'block_hash'>>> {
+    return this.db
+      .selectFrom('outbox_transactions')
+      .select(['block_number', 'block_hash'])
+      .where('chain', '=', chain)
+      .where('status', '=', 'mined')
+      .where('block_number', '>', blockNumber)
+      .limit(limit)
+      .execute();
+  }
+
   /** Mined rows whose receipts the node lost go back to signed, to be replayed. */
   async unmine(ids: string[]): Promise<void> {
     for (let start = 0; start < ids.length; start += RESET_BATCH) {
@@ -203,5 +215,10 @@ export class GroupWrites {
     for (let start = 0; start < rows.length; start += INSERT_BATCH) {
       await this.trx.insertInto('outbox_transactions').values(rows.slice(start, start + INSERT_BATCH)).execute();
     }
+  }
+
+  /** A submission's own writes (OutboxSubmission.alongside), in this transaction. */
+  alongside(work: (trx: DbTransaction, row: OutboxRow) => Promise<void>, row: OutboxRow): Promise<void> {
+    return work(this.trx, row);
   }
 }

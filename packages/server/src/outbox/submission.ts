@@ -1,5 +1,6 @@
 import type { Address, Hex, LocalAccount } from 'viem';
 import type { ChainContext } from '../chain/chains.ts';
+import type { DbTransaction } from '../store/database.ts';
 import type { OutboxRow } from '../store/schema.ts';
 
 /** An account able to sign: the address and a viem local account unlocked by custody. */
@@ -19,6 +20,11 @@ export interface OutboxSubmission {
   value?: bigint;
   /** Gas limit; estimated (with headroom) when absent. */
   gas?: bigint;
+  /**
+   * Writes that must be stored exactly when the transaction is (a webhook event held until it is
+   * mined): run in the DB transaction that stores the new row, never for a repeat of a stored key.
+   */
+  alongside?: (trx: DbTransaction, row: OutboxRow) => Promise<void>;
 }
 
 /** The chain:account key of the per-account maps. */

@@ -259,6 +259,10 @@ async function storeGroup(
   );
   for (const row of created) rowsByKey.set(row.idempotency_key, row);
   await writes.insert(created);
+  for (const prepared of fresh) {
+    const alongside = prepared.submission.alongside;
+    if (alongside) await writes.alongside(alongside, rowsByKey.get(prepared.submission.idempotencyKey)!);
+  }
   return {
     results: group.map((prepared) => ({ row: rowsByKey.get(prepared.submission.idempotencyKey)!, duplicate: !fresh.has(prepared) })),
     allocatedEnds,

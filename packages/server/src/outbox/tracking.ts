@@ -47,14 +47,36 @@ export class PendingTracker {
     if (mined.length > 0) await recorder.recordReceipts(mined);
     const now = Date.now();
     const unmined = tracked.filter((_, index) => !receipts[index]);
-    const due = unmined.filter((row) => {
+    const isDue = (row: OutboxRow) => {
       const last = Math.max(row.last_broadcast_ms ?? 0, broadcaster.lastSentAt(row.id) ?? 0);
       return last === 0 ? now - row.created_ms > rebroadcastAfterMs / 5 : now - last > rebroadcastAfterMs;
-    });
-    // Each account's in nonce order: a node that sees a later nonce first may hold it back.
-    due.sort((a, b) => a.from_address.localeCompare(b.from_address) || a.nonce - b.nonce);
-    await Promise.all(due.map((row) => broadcaster.broadcast(row)));
-    const sentNow = new Set(due);
+    };
+    // In the order they were stored (each account's in nonce order), one after another: a node
+    // that lost blocks gets their transactions back in their first order across accounts too. A
+    // transaction stored after another was mined may depend on it (the member's send of a card
+    // after the operator's claim of it), and would revert if the node mined it first. So a row
+    // sent moments ago holds back the later rows of its chain until it is due again: the node may
+    // have lost it since (a restart, a rewind) or never taken it (a node that was down), and then
+    // it goes again first. Rows held back are older than those sent, so from then on they are all
+    // due together, once every rebroadcastAfterMs, as before.
+    // A node that hangs would hold the pass a timeout per row: what is left after
+    // rebroadcastAfterMs goes at the next pass, still in order (those sent are not due again yet).
+    unmined.sort((a, b) => a.created_ms - b.created_ms || a.nonce - b.nonce);
+    const heldBack = new Set<string>();
+    const due: OutboxRow[] = [];
+    for (const row of unmined) {
+      if (heldBack.has(row.chain)) continue;
+      if (isDue(row)) due.push(row);
+      else heldBack.add(row.chain);
+    }
+    const sendUntil = Date.now() + rebroadcastAfterMs;
+    const sent: OutboxRow[] = [];
+    for (const row of due) {
+      if (Date.now() > sendUntil) break;
+      await broadcaster.broadcast(row);
+      sent.push(row);
+    }
+    const sentNow = new Set(sent);
     await this.options.unstick(unmined, sentNow, now);
     if (unmined.some((row) => this.awaitedSoon(row, now))) this.followUp();
   }

@@ -7,13 +7,15 @@ import { Errors } from '../errors/codes.ts';
 import { documentFamilyRoutes, SecuritySchemes, Tags } from '../http/route-docs.ts';
 import { failureTextOf } from '../http/schema.ts';
 import { partnerApiErrors } from './schema.ts';
+import { applyIdempotencyKeys } from './idempotency/hook.ts';
 
 /**
  * Family A, the partner API: what applies to every route of the context it is given (app.ts mounts
  * A1 to A20 in one). Each request first passes, in this order:
  * 1. the program window: after `partnerProgram.endsAt` every call answers 440;
  * 2. the per-address rate limit (`partnerApi.rateLimit`): 429 with Retry-After;
- * 3. on authorised routes, the access token (the `authenticatePartner` hook each resource asks for).
+ * 3. on authorised routes, the access token (the `authenticatePartner` hook each resource asks for);
+ * 4. on the routes that change state, its Idempotency-Key if it sends one (idempotency/hook.ts).
  * Unlisted failures answer as the specification shows them for each route: what the route's schema
  * says its 500 is (plain text on A1 to A6, the code and err pair on escrow, an empty body elsewhere).
  */
@@ -41,6 +43,8 @@ export async function applyPartnerApiConventions(app: FastifyInstance): Promise<
     timeWindow: limits.timeWindowMs,
     keyGenerator: (request) => clientAddressKey(request.ip),
     errorResponseBuilder: () => new AppError(Errors.TooManyRequests),
+    onExceeded: () => app.services.metrics.rateLimitRefused(),
   });
   app.addHook('onRequest', app.rateLimit());
+  applyIdempotencyKeys(app);
 }

@@ -78,7 +78,7 @@ describe('POST /v2/wallet/invite', () => {
     const now = epochSeconds();
     // What a call killed between claiming and sending leaves behind, and what a live call holds.
     const claimed = (name: string, phone: string, createdAt: number) => ({
-      id: randomUUID(), partner_id: partner.id, phone: e164(phone), name, reserved_wallet_id: null, created_at: createdAt, sent_at: null, quota_charges: null,
+      id: randomUUID(), partner_id: partner.id, phone: e164(phone), name, reserved_wallet_id: null, created_at: createdAt, sent_at: null, quota_charges: null, used_at: null,
     });
     const abandoned = claimed('Han', abandonedPhone, now - ABANDONED_CLAIM_SECONDS - 1);
     const busy = claimed('Seo', busyPhone, now - 5);

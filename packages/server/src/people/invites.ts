@@ -8,6 +8,7 @@ import { deleteInvite, findUnsentInviteBefore, insertNewInvites, markInviteSent,
 import { giveBackInviteQuota, planInviteQuota, takeInviteQuota, type InviteCounter } from './invite-quota.ts';
 import { personKey, type Person } from './person.ts';
 import { Errors } from '../errors/codes.ts';
+import { enqueueWebhookEvent } from '../webhooks/events.ts';
 
 /** Messages handed to the messenger at once. */
 const SEND_CONCURRENCY = 8;
@@ -68,6 +69,7 @@ export class InviteBatch {
         created_at: createdAt,
         sent_at: null,
         quota_charges: null,
+        used_at: null,
       }));
       const inserted = await insertNewInvites(deps.store.db, rows);
       for (const row of inserted) {
@@ -149,7 +151,13 @@ export class InviteBatch {
           } catch (error) {
             failures.push(error);
             await this.#remove(invite, sentAt);
+            return;
           }
+          await enqueueWebhookEvent(this.#deps.store.db, {
+            partnerId: this.#partnerId,
+            type: 'invite.sent',
+            data: { invite_id: invite.id, name: invite.person.name, phone: invite.person.phone },
+          });
         }),
       );
     }

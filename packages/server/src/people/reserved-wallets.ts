@@ -6,7 +6,7 @@ import type { ReservedWalletRow } from '../store/schema.ts';
 import type { Person } from './person.ts';
 import { findReservedWallet, insertReservedWallet } from './store.ts';
 
-export { findReservedWallet, markReservedWalletClaimed } from './store.ts';
+export { findInvitesOfWallet, findReservedWallet, markReservedWalletClaimed } from './store.ts';
 
 /**
  * The wallet kept for a person who is not a member: the unclaimed one of that name and phone, or a

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../store/database.ts';
+import type { Db, DbTransaction } from '../store/database.ts';
 import type { PersonInviteRow, ReservedWalletRow } from '../store/schema.ts';
 
 /** One row of `invite_counts`. */
@@ -157,4 +157,9 @@ export async function renewUnsentInvite(db: Db, oldId: string, newId: string, no
     .where('sent_at', 'is', null)
     .executeTakeFirst();
   return taken.numUpdatedRows === 1n;
+}
+
+/** The invites that named a reserved wallet: who invited the person who took it. */
+export function findInvitesOfWallet(db: Db | DbTransaction, walletId: string): Promise<Array<Pick<PersonInviteRow, 'id' | 'partner_id'>>> {
+  return db.selectFrom('person_invites').select(['id', 'partner_id']).where('reserved_wallet_id', '=', walletId).execute();
 }

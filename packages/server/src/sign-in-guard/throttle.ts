@@ -42,10 +42,13 @@ export class SignInThrottle {
   readonly #db: Db;
   readonly #settings: ThrottleSettings;
   readonly #turns = new KeyedQueue();
+  readonly #onThrottled: (() => void) | undefined;
 
-  constructor(db: Db, settings: ThrottleSettings) {
+  /** `onThrottled` is told of each sign-in refused while its scope waits (metrics). */
+  constructor(db: Db, settings: ThrottleSettings, onThrottled?: () => void) {
     this.#db = db;
     this.#settings = settings;
+    this.#onThrottled = onThrottled;
   }
 
   /**
@@ -85,7 +88,9 @@ export class SignInThrottle {
   async #assertAllowed(subject: ThrottleSubject, nowMs: number = Date.now()): Promise<void> {
     const scopes = scopesOf(subject);
     const blockedUntil = Math.max(0, ...(await blockedUntilOf(this.#db, scopes)));
-    if (blockedUntil > nowMs) throw new ThrottledError(Math.ceil((blockedUntil - nowMs) / 1000));
+    if (blockedUntil <= nowMs) return;
+    this.#onThrottled?.();
+    throw new ThrottledError(Math.ceil((blockedUntil - nowMs) / 1000));
   }
 
   /** Counts one wrong password against the address and, when known, the account. */

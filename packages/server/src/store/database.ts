@@ -5,6 +5,7 @@ import type SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase as KyselySqliteDatabase, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
+import { GroupCommit } from './group-commit.ts';
 import { migrationProvider, type StoreDialect } from './migrations/index.ts';
 
 export type Db = Kysely<Database>;
@@ -24,11 +25,51 @@ export interface StoreOptions {
 export interface Store {
   db: Db;
   dialect: StoreDialect;
+  /**
+   * Runs `work` in a transaction of its own on PostgreSQL; on SQLite, work that arrives together
+   * shares one commit, each piece in its own savepoint (see GroupCommit). For short, hot write
+   * transactions of calls that run many at a time.
+   */
+  groupCommit<T>(work: (trx: DbTransaction) => Promise<T>): Promise<T>;
   /** Answers when the store is reachable; used by /health. */
   ping(): Promise<void>;
+  /**
+   * PostgreSQL only: calls `onPayload` with the payload of every NOTIFY on `channel`, from any
+   * process, over a connection of its own (reconnected when it drops) until the returned close().
+   */
+  listen?(channel: string, onPayload: (payload: string) => void): Promise<Listening>;
+  /**
+   * SQLite only: SQLite's `data_version`, which changes when another connection (another process,
+   * the CLI) commits to the file, and never for this connection's own commits.
+   */
+  dataVersion?(): number;
+  /**
+   * SQLite only: calls `onCall` with the argument whenever SQL run on this connection calls the
+   * function `name` (one argument), such as a temporary trigger announcing this process's own
+   * writes, synchronously, in the statement that writes. Returns what stops it.
+   */
+  onFunctionCall?(name: string, onCall: (argument: string) => void): () => void;
   /** SQLite only: a consistent copy of the database at `path` while it is in use (SQLite's online backup). */
   backupTo?(path: string): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A LISTEN under way (Store.listen). */
+export interface Listening {
+  close(): Promise<void>;
+  /**
+   * The connection listening now, as a number that changes at every reconnection, or null while
+   * none is: announcements are missed only between two connections.
+   */
+  connection(): number | null;
+  /**
+   * A round trip on the listening connection, begun after the call: PostgreSQL sends a listening
+   * connection the announcements of every transaction committed before a query it runs ahead of that
+   * query's answer, so when this resolves `onPayload` has seen all of them. Resolves to the
+   * connection it ran on, or null when none answered. Calls made while one is under way share the
+   * next one.
+   */
+  caughtUp(): Promise<number | null>;
 }
 
 const INT8_OID = 20;
@@ -76,11 +117,30 @@ function openSqlite(path: string): Store {
   database.pragma('busy_timeout = 10000');
   database.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  const group = new GroupCommit(db);
+  const dataVersion = database.prepare('pragma data_version').pluck();
+  const functionCalls = new Map<string, Set<(argument: string) => void>>();
   return {
     db,
     dialect: 'sqlite',
+    groupCommit: (work) => group.run(work),
     async ping() {
       database.prepare('select 1').get();
+    },
+    dataVersion: () => dataVersion.get() as number,
+    onFunctionCall(name, onCall) {
+      let callers = functionCalls.get(name);
+      if (!callers) {
+        const registered = new Set<(argument: string) => void>();
+        functionCalls.set(name, (callers = registered));
+        database.function(name, { deterministic: false, varargs: false }, (argument: unknown) => {
+          for (const caller of registered) caller(String(argument));
+          return null;
+        });
+      }
+      callers.add(onCall);
+      const registered = callers;
+      return () => registered.delete(onCall);
     },
     async backupTo(path: string) {
       await database.backup(path);
@@ -139,10 +199,92 @@ function openPostgres(options: StoreOptions): Store {
   return {
     db,
     dialect: 'postgres',
+    // A commit there does not hold the event loop, and the pool runs several at once.
+    groupCommit: (work) => db.transaction().execute(work),
     async ping() {
       await pool.query('select 1');
     },
+    listen: (channel, onPayload) => listenPostgres(options, channel, onPayload),
     close: () => db.destroy(),
+  };
+}
+
+const LISTEN_RETRY_MS = 1_000;
+/** The application_name of listening connections (followed by the schema, if any). */
+export const LISTENER_NAME = 'wallet-service listener';
+
+/**
+ * LISTEN on a connection outside the pool (a pooled one would be handed to queries). A dropped
+ * connection is opened again after LISTEN_RETRY_MS; what was announced meanwhile is missed, so a
+ * listener must not be the only way it learns of changes.
+ */
+async function listenPostgres(options: StoreOptions, channel: string, onPayload: (payload: string) => void): Promise<Listening> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+  let closed = false;
+  let client: pg.Client | undefined;
+  /** Counts connections; `listening` is the current one once its LISTEN is answered. */
+  let connections = 0;
+  let listening: number | null = null;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({
+      connectionString: options.databaseUrl,
+      // Named, so that an operator can find it in pg_stat_activity (and a test end it).
+      application_name: `${LISTENER_NAME} ${options.postgresSchema ?? ''}`.trim(),
+      ...(options.postgresSchema ? { options: `-c search_path=${options.postgresSchema}` } : {}),
+    });
+    next.on('notification', (message) => {
+      if (message.channel === channel && message.payload !== undefined) onPayload(message.payload);
+    });
+    next.on('error', () => reconnect(next));
+    next.on('end', () => reconnect(next));
+    client = next;
+    await next.connect();
+    await next.query(`listen ${channel}`);
+    if (client === next) listening = ++connections;
+  };
+  const reconnect = (failed: pg.Client) => {
+    if (client === failed) listening = null;
+    if (closed || client !== failed || retry) return;
+    client = undefined;
+    failed.end().catch(() => {});
+    retry = setTimeout(() => {
+      retry = undefined;
+      connect().catch(() => reconnect(client!));
+    }, LISTEN_RETRY_MS);
+    retry.unref();
+  };
+  const roundTrip = async (): Promise<number | null> => {
+    const on = client;
+    const connection = listening;
+    if (!on || connection === null) return null;
+    try {
+      await on.query('select 1');
+    } catch {
+      return null;
+    }
+    return listening === connection ? connection : null;
+  };
+  let underWay: Promise<number | null> | undefined;
+  let queued: Promise<number | null> | undefined;
+  const caughtUp = (): Promise<number | null> => {
+    if (!underWay) return (underWay = roundTrip().finally(() => (underWay = undefined)));
+    // One begun before this call may have missed what was committed just before it: the next one.
+    return (queued ??= underWay.then(() => {
+      queued = undefined;
+      return caughtUp();
+    }));
+  };
+  await connect();
+  return {
+    connection: () => listening,
+    caughtUp,
+    async close() {
+      closed = true;
+      listening = null;
+      clearTimeout(retry);
+      await client?.end().catch(() => {});
+    },
   };
 }
 
@@ -182,8 +324,9 @@ export function isCatalogRace(error: unknown): boolean {
 }
 
 /** Current time in Unix epoch seconds, the unit of every `*_at` column. */
-export function epochSeconds(date: Date = new Date()): number {
-  return Math.floor(date.getTime() / 1000);
+export function epochSeconds(date?: Date): number {
+  // No Date made for the current time: B3 polls ask at every request.
+  return Math.floor((date ? date.getTime() : Date.now()) / 1000);
 }
 
 /** Whether a store error is a unique-constraint violation (PostgreSQL 23505, or SQLite's). */

@@ -34,6 +34,10 @@ export interface Database {
   invite_counts: InviteCountTable;
   messenger_messages: MessengerMessageTable;
   escrow_claims: EscrowClaimTable;
+  partner_idempotency_keys: PartnerIdempotencyKeyTable;
+  webhook_endpoints: WebhookEndpointTable;
+  webhook_messages: WebhookMessageTable;
+  webhook_attempts: WebhookAttemptTable;
 }
 
 export type KeyOwnerType = 'operator' | 'partner' | 'user' | 'fee_payer';
@@ -115,6 +119,13 @@ export interface UserTable {
   main_address: string;
   created_at: number;
   updated_at: number;
+  /** The identity check's connecting information (wallet-app/members/identity.ts); null for members made before it. */
+  ci: string | null;
+  /** Non-EVM addresses of the member's phrase, recorded when the PIN was last at hand; null until then. */
+  bitcoin_address: string | null;
+  solana_address: string | null;
+  tron_address: string | null;
+  xrpl_address: string | null;
 }
 
 export interface NftContractTable {
@@ -255,6 +266,8 @@ export interface WalletSessionTable {
   created_at: number;
   expires_at: number;
   revoked_at: number | null;
+  /** The browser's User-Agent at sign-in, for the session list. */
+  user_agent: string | null;
 }
 
 /** Wrong passwords counted per account or per client address (Family A sign-in back-off). */
@@ -369,6 +382,8 @@ export interface CardDesignTable {
   /** 1 when holders may send the cards on. */
   sendable: number;
   created_at: number;
+  /** The partner's Idempotency-Key of the call that made this mint, if it sent one (unique per partner). */
+  idempotency_key: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /**
@@ -437,6 +452,8 @@ export interface PersonInviteTable {
   sent_at: number | null;
   /** JSON array of the invite counters this invite was charged to; null until its quota is taken. */
   quota_charges: string | null;
+  /** When the person signed up and took the reserved wallet. */
+  used_at: number | null;
 }
 
 /** Invites counted against the limits: per partner and day, per receiving phone and day or month. */
@@ -494,6 +511,9 @@ export interface EscrowClaimTable {
   claimed_to: string | null;
   /** The current attempt at the claim transaction, 0 for the first (see claimKey in escrow/claims.ts). */
   claim_attempt: Generated<number>;
+  /** The claim secret sealed under `secret_master_key_id`, for a deposit under an Idempotency-Key only, wiped after 24 h. */
+  sealed_secret: string | null;
+  secret_master_key_id: string | null;
   created_ms: number;
   updated_ms: number;
 }
@@ -504,3 +524,85 @@ export type A2aRequestRow = Selectable<A2aRequestTable>;
 export type WalletSessionRow = Selectable<WalletSessionTable>;
 export type UploadedFileRow = Selectable<UploadedFileTable>;
 export type IndexedCardRow = Selectable<IndexedCardTable>;
+
+/** A partner API call made under an Idempotency-Key (partner-api/idempotency). */
+export interface PartnerIdempotencyKeyTable {
+  partner_id: string;
+  idempotency_key: string;
+  /** SHA-256 hex of the route, its path and query values and its body: a retry must match it. */
+  fingerprint: string;
+  /** `running` while a call holds the key, `done` once its answer is stored. */
+  state: 'running' | 'done';
+  /** Random id of the call that holds the key; only it renews the lease or stores the answer. */
+  holder: string;
+  /** While a running call is alive it keeps pushing this on; past it, a retry takes the key over. */
+  lease_until_ms: number;
+  response_status: number | null;
+  response_type: string | null;
+  response_body: string | null;
+  created_at_ms: number;
+}
+export type PartnerIdempotencyKeyRow = Selectable<PartnerIdempotencyKeyTable>;
+
+/** A partner's webhook endpoint (webhooks/). */
+export interface WebhookEndpointTable {
+  id: string;
+  partner_id: string;
+  url: string;
+  /** JSON array of the event types it receives. */
+  events: string;
+  /**
+   * The HMAC key of its signatures (`whsec_<base64>`, shown to the partner once), sealed under the
+   * master key `secret_master_key_id` (webhooks/secrets.ts); in clear only in a row from before
+   * migration 018, until the next start seals it.
+   */
+  secret: string;
+  /** The secret before the last rotation, sealed the same way: still signed with until previous_secret_until_ms. */
+  previous_secret: string | null;
+  previous_secret_until_ms: number | null;
+  /** The master key both secrets are sealed under; null: in clear. */
+  secret_master_key_id: string | null;
+  created_at_ms: number;
+  /** Set when the partner deleted it: no new messages, pending ones are given up. */
+  deleted_at_ms: number | null;
+}
+export type WebhookEndpointRow = Selectable<WebhookEndpointTable>;
+
+/** `held`: waiting for the transaction named by outbox_key to be mined (then pending) or to fail (then deleted). */
+export type WebhookMessageStatus = 'held' | 'pending' | 'delivered' | 'failed';
+
+/** One event for one endpoint, in the durable delivery queue. */
+export interface WebhookMessageTable {
+  /** `msg_…`, sorting in the order messages were made; the `webhook-id` of every attempt. */
+  id: string;
+  endpoint_id: string;
+  partner_id: string;
+  event_type: string;
+  /** The JSON body sent, byte for byte the same on every attempt. */
+  payload: string;
+  status: WebhookMessageStatus;
+  attempts: number;
+  next_attempt_ms: number;
+  /** The worker delivering it now; others leave it alone until lease_until_ms. */
+  lease_holder: string | null;
+  lease_until_ms: number;
+  created_at_ms: number;
+  delivered_at_ms: number | null;
+  /** Set for events that could be reported twice: unique per endpoint. */
+  event_key: string | null;
+  /** The outbox idempotency key of the transaction a held message waits for. */
+  outbox_key: string | null;
+}
+export type WebhookMessageRow = Selectable<WebhookMessageTable>;
+
+/** One delivery attempt: the delivery log. */
+export interface WebhookAttemptTable {
+  id: string;
+  message_id: string;
+  endpoint_id: string;
+  at_ms: number;
+  response_status: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+export type WebhookAttemptRow = Selectable<WebhookAttemptTable>;

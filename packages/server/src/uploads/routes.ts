@@ -11,6 +11,7 @@ import { removeStaleUploads, uploadTempDir } from './receive.ts';
 import { ImageUploadAnswer, ResourceUploadAnswer, SecureUploadAnswer, StoredFileBody, StoredFileParams, UploadFailure, UploadForm } from './schema.ts';
 import { sendStoredFile } from './serve.ts';
 import { Errors } from '../errors/codes.ts';
+import { described } from '../http/schema.ts';
 
 /** Temporary files older than this were left by a process that stopped mid-upload. */
 const STALE_UPLOAD_MS = 60 * 60 * 1000;
@@ -28,23 +29,23 @@ export const uploadRoutes: FastifyPluginAsync = async (parent) => {
 
   const upload = (request: FastifyRequest, policy: UploadPolicy) => storeUpload(app.services, requestPartner(request), request, policy);
   // A4 to A6: the multipart body is a stream that receive.ts reads and checks; its schema documents the form only.
-  const uploadOptions = <Answer extends TSchema>(summary: string, answer: Answer) => ({
+  const uploadOptions = <Answer extends TSchema>(summary: string, answer: Answer, description: string) => ({
     onRequest: authenticatePartner,
     validatorCompiler: () => () => true,
-    schema: { summary, consumes: ['multipart/form-data'], body: UploadForm, response: { 200: answer, 500: UploadFailure } },
+    schema: { summary, consumes: ['multipart/form-data'], body: UploadForm, response: { 200: described(answer, description), 500: UploadFailure } },
   });
 
-  app.post('/v2/wallet/image', uploadOptions('A4 Upload an image', ImageUploadAnswer), async (request) => {
+  app.post('/v2/wallet/image', uploadOptions('A4 Upload an image', ImageUploadAnswer, 'The public URL of the stored image'), async (request) => {
     const file = await upload(request, imagePolicy(app.services.config));
     return { image: publicFileUrl(app.services, file) };
   });
 
-  app.post('/v2/wallet/nftResource', uploadOptions('A5 Upload an image or video for a card', ResourceUploadAnswer), async (request) => {
+  app.post('/v2/wallet/nftResource', uploadOptions('A5 Upload an image or video for a card', ResourceUploadAnswer, 'The public URL of the stored file'), async (request) => {
     const file = await upload(request, resourcePolicy(app.services.config));
     return { url: publicFileUrl(app.services, file) };
   });
 
-  app.post('/v2/wallet/nftResource/secure', uploadOptions('A6 Upload a secure file', SecureUploadAnswer), async (request) => {
+  app.post('/v2/wallet/nftResource/secure', uploadOptions('A6 Upload a secure file', SecureUploadAnswer, 'The name of the stored secure file'), async (request) => {
     const file = await upload(request, securePolicy());
     return { filename: file.name };
   });

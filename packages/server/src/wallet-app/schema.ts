@@ -7,6 +7,7 @@ import { KeyedErrorBody } from '../a2a/requests/schema.ts';
 export const walletAppErrors: ErrorResponses = {
   400: Type.Union([KeyedErrorBody, ErrorBody], { description: 'refused: the registry body, or the keyed body of a request key in error' }),
   401: ErrorBody,
+  403: ErrorBody,
   404: ErrorBody,
   429: ErrorBody,
   500: ErrorBody,
@@ -30,9 +31,9 @@ export const MemberSummary = Type.Object({
   status: Type.Integer(),
 });
 
-/** A new session: its bearer token and when it ends. */
+/** A new session: its bearer token (API clients; the wallet app gets a cookie instead) and when it ends. */
 export const SignedIn = Type.Object({
-  session_token: Type.String({ description: 'send as `Authorization: Bearer <session_token>`' }),
+  session_token: Type.Optional(Type.String({ description: 'send as `Authorization: Bearer <session_token>`; absent when the session went into the cookie' })),
   expires_at: Type.Integer({ description: 'epoch seconds' }),
   member: MemberSummary,
 });
@@ -49,11 +50,14 @@ export const RequestView = Type.Object({
   bapp: Type.Object({
     name: Type.String(),
     callback: Type.Union([Type.Object({ success: Type.Optional(Type.String()), fail: Type.Optional(Type.String()) }), Type.Null()]),
+    impersonates_operator: Type.Optional(Type.Boolean({ description: "the name reads as the operator's own (request-facts.ts): the app refuses to approve it" })),
   }),
   summary: Type.String({ description: 'one line for the confirmation screen' }),
   from: NullableString,
   fee_delegated: Type.Boolean(),
   estimated_gas: Type.Union([Type.Integer(), Type.Null()]),
+  estimated_fee: Type.Optional(Type.Union([Type.String({ description: 'wei, decimal: estimated gas times the gas price now' }), Type.Null()])),
+  token: Type.Optional(Type.Object({ symbol: NullableString, decimals: Type.Integer() }, { description: "send_token: the token contract's own symbol and decimals" })),
   transaction: Type.Optional(
     Type.Object({
       from: NullableString,

@@ -18,7 +18,7 @@ export const WALLET_APP_DIST = join(dirname(createRequire(import.meta.url).resol
  * `/` carries the App2App universal link (`/?target=/a2a?request_key=K`), `/claim/<id>` an escrow
  * claim link (its secret is in the fragment, which browsers never send).
  */
-export const WALLET_APP_PATHS = ['/', '/sign-in', '/claim/:claim_id'];
+export const WALLET_APP_PATHS = ['/', '/sign-in', '/sign-up', '/account', '/claim/:claim_id', '/cards', '/cards/:nft_id/:card_id', '/cards/:nft_id/:card_id/send', '/activity'];
 
 /**
  * No inline script or style anywhere in the build, so none is allowed; the app talks to this
@@ -27,7 +27,7 @@ export const WALLET_APP_PATHS = ['/', '/sign-in', '/claim/:claim_id'];
  */
 export const WALLET_APP_HEADERS = {
   'content-security-policy':
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; connect-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; media-src 'self' https: data:; connect-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
   'x-frame-options': 'DENY',
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',
@@ -35,8 +35,11 @@ export const WALLET_APP_HEADERS = {
 
 /** A page of the app, documented the same whether the app is built or not (its files are not listed). */
 function pageSchema(path: string) {
-  const claimId = path.includes(':claim_id') ? { params: Type.Object({ claim_id: Type.String() }) } : {};
-  return { summary: `The wallet app at ${path}`, tags: [Tags.pages], ...claimId, response: { 200: binaryBody(['text/html'], "the wallet app's index.html"), 503: ErrorBody } };
+  const names = [...path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
+  const params = names.length > 0 ? { params: Type.Object(Object.fromEntries(names.map((name) => [name, Type.String()]))) } : {};
+  // A path parameter the router cannot read (bad percent-encoding, too long) is refused with 400.
+  const refused = names.length > 0 ? { 400: ErrorBody } : {};
+  return { summary: `The wallet app at ${path}`, tags: [Tags.pages], ...params, response: { 200: binaryBody(['text/html'], "the wallet app's index.html"), ...refused, 503: ErrorBody } };
 }
 
 /** Serves the built wallet app at the service's root, or says how to build it when it is missing. */

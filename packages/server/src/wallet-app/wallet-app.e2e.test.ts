@@ -1,12 +1,7 @@
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { cardNftAbi } from '@wallet-service/contracts';
-import { pino } from 'pino';
 import {
   encodeFunctionData,
   formatEther,
@@ -19,18 +14,18 @@ import {
   type Address,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import type { App } from '../app.ts';
 import { callFromOperator, deployFromOperator, fixtureContracts, setBalance } from '../a2a/testing/support.ts';
 import { buildMintPayload, mintOk, partnerCall } from '../cards/testing/card-factories.ts';
-import { loadConfig } from '../config/config.ts';
 import { signedInPartner } from '../partner-api/testing/partner-session.ts';
-import { openServices, type Services } from '../services.ts';
-import { withBackgroundJobs } from '../background-jobs.ts';
+import type { Services } from '../services.ts';
 import { launchChromium } from '../testing/browser.ts';
 import { buildUser } from '../testing/factories.ts';
-import { startService, stopService } from '../testing/service-process.ts';
-import { createTestInstallation, type TestInstallation } from '../testing/test-services.ts';
-import { databaseUrlWithSchema } from '../testing/test-store.ts';
+import { MAX_PIN_FAILURES } from '../custody/key-vault.ts';
+import { sha256Hex } from '../custody/passwords.ts';
+import { buildPng } from '../uploads/testing/media.ts';
+import { uploadBody } from '../uploads/testing/multipart.ts';
+import { unlockMemberPin } from '../users/commands.ts';
+import { heading, overHttp, screen, startWalletAppService, VIEWPORTS, watched as watchedPage, type WalletAppService } from '../testing/wallet-app-harness.ts';
 
 /**
  * The wallet app in headless Chromium against `wallet-service serve` (a child process, as
@@ -40,115 +35,28 @@ import { databaseUrlWithSchema } from '../testing/test-store.ts';
  * scanned with axe-core and saved as a screenshot in test-output/wallet-app/.
  */
 
-const VIEWPORTS = [
-  { name: 'phone', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
-  { name: 'desktop', viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false },
-] as const;
-
-const SCREENSHOTS = new URL('../../../../test-output/wallet-app/', import.meta.url).pathname;
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /** The card picture partners' mints name in these tests, answered by the browser itself. */
 const CARD_IMAGE = 'https://cdn.example.com/cards/gold.svg';
 const CARD_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="320" height="200" viewBox="0 0 320 200"><rect width="320" height="200" rx="18" fill="#1d4ed8"/><text x="24" y="110" font-family="sans-serif" font-size="34" fill="#fff">Gold Member</text></svg>`;
 
-let installation: TestInstallation;
-let service: ChildProcess | undefined;
+let service: WalletAppService;
 let baseUrl: string;
 let services: Services;
 let browser: Browser;
 const problems: string[] = [];
 
-/** The Fastify-inject shape the shared test helpers call, carried over HTTP to the service process. */
-function overHttp(origin: string): App {
-  return {
-    async inject(request: { method: string; url: string; payload?: object; headers?: Record<string, string> }) {
-      const response = await fetch(`${origin}${request.url}`, {
-        method: request.method,
-        headers: { ...(request.payload ? { 'content-type': 'application/json' } : {}), ...request.headers },
-        ...(request.payload ? { body: JSON.stringify(request.payload) } : {}),
-      });
-      const body = await response.text();
-      return { statusCode: response.status, body, headers: Object.fromEntries(response.headers), json: () => JSON.parse(body) };
-    },
-  } as unknown as App;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 before(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  const port = await freePort();
-  baseUrl = `http://127.0.0.1:${port}`;
-  installation = await createTestInstallation({ port, publicUrl: baseUrl });
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    WALLET_DATA_DIR: installation.dataDir,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    WALLET_PUBLIC_URL: baseUrl,
-    WALLET_CHAIN_ETHEREUM: 'off',
-    WALLET_CHAIN_POLYGON: 'off',
-    LOG_LEVEL: 'warn',
-  };
-  if (installation.postgresSchema) env.DATABASE_URL = databaseUrlWithSchema(installation.config.databaseUrl!, installation.postgresSchema);
-  ({ service } = await startService(env));
-  // The test's own view of the same installation, attached to the service's node (as the CLI is).
-  services = await withBackgroundJobs(await openServices(loadConfig({ env }), {
-    chainMode: 'attach',
-    log: pino({ level: 'silent' }),
-    ...(installation.postgresSchema ? { postgresSchema: installation.postgresSchema } : {}),
-  }));
+  service = await startWalletAppService();
+  ({ baseUrl, services } = service);
   browser = await launchChromium();
 });
 
 after(async () => {
   await browser?.close();
-  await services?.close();
-  await stopService(service);
-  await installation?.remove();
+  await service?.stop();
 });
 
-/** A page whose script errors and console errors (CSP refusals, failed loads) are recorded. */
-async function watched(context: BrowserContext, label: string): Promise<Page> {
-  const page = await context.newPage();
-  page.on('pageerror', (error) => problems.push(`${label} page error: ${error.message}`));
-  page.on('console', (message) => {
-    // A refused API call is part of a flow (wrong password, expired request); Chromium reports each
-    // as a failed load. Failed loads of anything else are caught by the response listener.
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`${label} console: ${message.text()}`);
-  });
-  page.on('response', (response) => {
-    if (response.status() >= 400 && !new URL(response.url()).pathname.startsWith('/v2/')) problems.push(`${label}: ${response.status()} ${response.url()}`);
-  });
-  return page;
-}
-
-/** axe-core on the page as it is: no serious or critical violation. Injected through the debugger, which the CSP does not cover. */
-async function assertAccessible(page: Page, screen: string): Promise<void> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
-    const report = await axe.run(document);
-    return report.violations.map((violation) => ({ id: violation.id, impact: violation.impact, targets: violation.nodes.map((node) => node.target) }));
-  });
-  const serious = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-  assert.deepEqual(serious, [], `${screen}: ${JSON.stringify(serious)}`);
-}
-
-async function screen(page: Page, viewport: string, name: string): Promise<void> {
-  await assertAccessible(page, `${viewport} ${name}`);
-  await page.screenshot({ path: `${SCREENSHOTS}${viewport}-${name}.png`, fullPage: true });
-}
-
-async function heading(page: Page, text: string | RegExp): Promise<void> {
-  await page.getByRole('heading', { level: 1, name: text }).waitFor();
-}
+const watched = (context: BrowserContext, label: string) => watchedPage(context, label, problems);
 
 /** B3 until a transaction's result is final (or the request is not completed). */
 async function finalResult(requestKey: string): Promise<Record<string, any>> {
@@ -336,8 +244,11 @@ for (const device of VIEWPORTS) {
       const key = await prepareInBapp(bapp, 'sendToken', { contract, to: recipient, amount: '12.5', from: member.address });
       await wallet.goto(await linkOf(bapp, key));
       await heading(wallet, 'Confirm request');
-      assert.equal(await wallet.locator('.amount').textContent(), '12.5 tokens');
+      // The symbol and decimals are the token contract's own, read from the chain; the fee is estimated.
+      assert.equal(await wallet.locator('.amount').textContent(), '12.5 TT');
+      assert.match((await wallet.locator('main').textContent())!, /Token symbolTT/);
       assert.match((await wallet.locator('main').textContent())!, /Token decimals6/);
+      assert.match((await wallet.locator('main').textContent())!, /Estimated feeabout [0-9.]+ coin/);
       await shot(wallet, 'confirm-send-token');
       await approveWithPin(wallet, member.pin);
       assert.equal((await finalResult(key)).result.status, 'success');
@@ -413,6 +324,29 @@ for (const device of VIEWPORTS) {
       assert.equal((await finalResult(key)).status, 'completed');
     });
 
+    test('a locked PIN is told before any PIN is asked, with the way to get unlocked; unlocked, the PIN field is back', async () => {
+      for (let attempt = 1; attempt <= MAX_PIN_FAILURES; attempt++) {
+        await assert.rejects(services.vault.unlock(member.user.key_id, sha256Hex('000000')), { code: attempt < MAX_PIN_FAILURES ? 4006 : 403 });
+      }
+      const key = await prepareInBapp(bapp, 'signMessage', { value: 'Locked out' });
+      await wallet.goto(await linkOf(bapp, key));
+      await heading(wallet, 'Confirm request');
+      await wallet.locator('#pin-locked').waitFor();
+      assert.match((await wallet.locator('#pin-locked').textContent())!, /locked after five wrong PINs.*wallet-service user unlock --email/);
+      assert.equal(await wallet.getByLabel('PIN (6 digits)').count(), 0, 'no PIN is asked while locked');
+      assert.equal(await wallet.getByRole('button', { name: 'Approve' }).count(), 0);
+      await wallet.getByRole('button', { name: 'Cancel request' }).waitFor();
+      await shot(wallet, 'confirm-pin-locked');
+
+      await unlockMemberPin(services, member.user.email);
+      await wallet.reload();
+      await heading(wallet, 'Confirm request');
+      await wallet.getByLabel('PIN (6 digits)').waitFor();
+      assert.equal(await wallet.locator('#pin-locked').count(), 0);
+      await approveWithPin(wallet, member.pin);
+      assert.equal((await finalResult(key)).status, 'completed');
+    });
+
     test('a request for another member’s address is refused before any PIN is asked', async () => {
       const other = privateKeyToAccount(generatePrivateKey()).address;
       const key = await prepareInBapp(bapp, 'signMessage', { value: 'Not yours', from: other });
@@ -466,13 +400,123 @@ for (const device of VIEWPORTS) {
       assert.equal(owner, member.address);
     });
 
+    test('execute_contract without an ABI: the call is recognised from its 4-byte selector and decoded; the tokens move', async () => {
+      const { token } = fixtureContracts();
+      const contract = await deployFromOperator(services, token, ['Selector Token', 'SEL', 18, parseEther('1000')]);
+      await callFromOperator(services, contract, encodeFunctionData({ abi: token.abi, functionName: 'transfer', args: [member.address, parseEther('5')] }));
+      const recipient = privateKeyToAccount(generatePrivateKey()).address;
+      const call = encodeFunctionData({ abi: token.abi, functionName: 'transfer', args: [recipient, parseEther('2')] });
+      const key = await prepareInBapp(bapp, 'executeContract', { to: contract, encodedFunctionCall: call, from: member.address });
+      await wallet.goto(await linkOf(bapp, key));
+      await heading(wallet, 'Confirm request');
+      const details = (await wallet.locator('main').textContent())!;
+      for (const text of ['transfer', 'recognised from its selector 0xa9059cbb', recipient, '2000000000000000000', 'Coins sent with the callnone']) assert.ok(details.includes(text), text);
+      await shot(wallet, 'confirm-execute-selector');
+      await approveWithPin(wallet, member.pin);
+      assert.equal((await finalResult(key)).result.status, 'success');
+      assert.equal(await chain().readContract({ address: contract, abi: token.abi as Abi, functionName: 'balanceOf', args: [recipient] }), parseEther('2'));
+    });
+
+    test('a BApp that names itself as the wallet is refused: no PIN is asked, only Cancel', async () => {
+      const answer = await bapp.evaluate(async () => {
+        const sdk = (window as unknown as { WalletA2A: any }).WalletA2A;
+        return sdk.createClient({ baseUrl: location.origin }).prepare.signMessage({ bappName: 'Wallet Support', value: 'Verify your account' });
+      });
+      await wallet.goto(await linkOf(bapp, answer.request_key));
+      await heading(wallet, 'Confirm request');
+      await wallet.locator('#impersonation').waitFor();
+      assert.equal(await wallet.getByLabel('PIN (6 digits)').count(), 0);
+      await shot(wallet, 'impersonation');
+      await wallet.getByRole('button', { name: 'Cancel request' }).click();
+      await heading(wallet, 'Request canceled');
+      assert.equal((await finalResult(answer.request_key)).status, 'canceled');
+    });
+
+    test('cards: a partner’s card appears under its BApp; its page shows the secure part to the holder only; it is sent and leaves the list', async () => {
+      const http = overHttp(baseUrl);
+      const partner = await signedInPartner(http, services);
+      const upload = uploadBody(buildPng({ width: 64, height: 64 }), 'secret.png', 'image/png');
+      const stored = await fetch(`${baseUrl}/v2/wallet/nftResource/secure`, { method: 'POST', headers: { authorization: partner.token, ...upload.headers }, body: new Uint8Array(upload.payload) });
+      assert.equal(stored.status, 200);
+      const secureImage = ((await stored.json()) as { filename: string }).filename;
+      const to = [member.address.toLowerCase()];
+      const design = { image: CARD_IMAGE, name: 'Gold Member Card', animation_url: undefined, qr_code: undefined, bar_code: undefined };
+      const secure = { qr_code: 'ENTRY-7731-GOLD', bar_code: 'GM-7731', attributes: [{ trait_type: 'seat', value: '12A' }], images: [{ low_resolution: secureImage }] };
+      const [held] = (await mintOk(http, partner.token, buildMintPayload(partner, { ...design, to_address: to, secure }))).card_ids;
+      const [fixed] = (await mintOk(http, partner.token, buildMintPayload(partner, { ...design, to_address: to, name: 'Staff Pass', sendable: false }))).card_ids;
+
+      await wallet.goto(`${baseUrl}/cards`);
+      await heading(wallet, 'Your cards');
+      // Test partners share a service name: the group of this partner's contract is found by its nft_id.
+      const group = wallet.locator(`section[aria-labelledby="bapp-${partner.nftId}"]`);
+      await group.waitFor();
+      assert.equal(await group.getByRole('heading', { level: 2 }).textContent(), partner.partner.service_name);
+      assert.match((await group.textContent())!, /2 cards/);
+      await wallet.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('.card-tile img')].every((image) => image.complete && image.naturalWidth > 0));
+      await shot(wallet, 'cards');
+
+      await group.getByRole('link', { name: /Gold Member Card/ }).click();
+      await heading(wallet, 'Gold Member Card');
+      const securePart = wallet.locator('#secure-part');
+      await securePart.getByRole('img', { name: 'Secure QR code of Gold Member Card' }).waitFor();
+      await securePart.getByRole('img', { name: 'Secure bar code of Gold Member Card' }).waitFor();
+      await securePart.getByRole('img', { name: 'Secure image 1 of Gold Member Card' }).waitFor();
+      assert.match((await securePart.textContent())!, /ENTRY-7731-GOLD.*GM-7731.*seat.*12A/s);
+      await shot(wallet, 'card');
+
+      // Anyone else: the holder's view and its secure file are refused, and say nothing of the secure part.
+      const stranger = await buildUser(services);
+      const session = (await http.inject({ method: 'POST', url: '/v2/wallet-app/sessions', payload: { email: stranger.user.email, password: sha256Hex(stranger.password) } })).json().session_token;
+      const theirs = await http.inject({ method: 'GET', url: `/v2/wallet-app/cards/${partner.nftId}/${held}`, headers: { authorization: `Bearer ${session}` } });
+      assert.equal(theirs.statusCode, 404);
+      assert.doesNotMatch(theirs.body, /ENTRY-7731/);
+      assert.equal((await http.inject({ method: 'GET', url: `/v2/wallet-app/files/secure/${secureImage}`, headers: { authorization: `Bearer ${session}` } })).statusCode, 404);
+
+      await wallet.getByRole('link', { name: 'Send this card' }).click();
+      await heading(wallet, 'Send a card');
+      const recipient = privateKeyToAccount(generatePrivateKey()).address;
+      await wallet.getByLabel('Wallet address', { exact: true }).fill(recipient);
+      await shot(wallet, 'send-card');
+      await wallet.getByLabel('PIN (6 digits)').fill('000000');
+      await wallet.getByRole('button', { name: 'Send card' }).click();
+      await wallet.getByRole('alert').filter({ hasText: 'The PIN is wrong' }).waitFor();
+      await wallet.getByLabel('PIN (6 digits)').fill(member.pin);
+      await wallet.getByLabel('PIN (6 digits)').press('Enter');
+      await heading(wallet, 'Card sent');
+      await shot(wallet, 'card-sent');
+      const ownerOf = (cardId: number) =>
+        chain().readContract({ address: partner.contractAddress as Address, abi: cardNftAbi, functionName: 'ownerOf', args: [BigInt(cardId)] });
+      assert.equal(await ownerOf(held!), recipient);
+
+      await wallet.getByRole('link', { name: 'Back to your cards' }).click();
+      await heading(wallet, 'Your cards');
+      await group.getByRole('link', { name: /Staff Pass/ }).waitFor();
+      assert.equal(await group.getByRole('link', { name: /Gold Member Card/ }).count(), 0, 'the sent card left the list');
+      assert.match((await group.textContent())!, /1 card/);
+
+      // A card its app made not sendable offers no way to send it.
+      await group.getByRole('link', { name: /Staff Pass/ }).click();
+      await heading(wallet, 'Staff Pass');
+      await wallet.locator('#send-unavailable').waitFor();
+      assert.equal(await wallet.getByRole('link', { name: 'Send this card' }).count(), 0);
+      await shot(wallet, 'card-not-sendable');
+      assert.equal(await ownerOf(fixed!), member.address);
+
+      await wallet.getByRole('link', { name: 'Activity' }).click();
+      await heading(wallet, 'Activity');
+      const transfers = (await wallet.locator('#card-transfers').textContent())!;
+      assert.match(transfers, new RegExp(`Sent Gold Member Card #${held}done.*to ${recipient}`));
+      assert.match((await wallet.locator('#requests').textContent())!, /Example BApp/);
+      await shot(wallet, 'activity');
+    });
+
     test('sign out: back to sign-in, and the session no longer works', async () => {
       await wallet.goto(`${baseUrl}/`);
       await heading(wallet, 'Your wallet');
-      const token = await wallet.evaluate(() => sessionStorage.getItem('wallet-session'));
-      await wallet.getByRole('button', { name: 'Sign out' }).click();
+      const token = (await context.cookies(baseUrl)).find((cookie) => cookie.name === 'wallet_session')!.value;
+      await wallet.getByRole('button', { name: 'Sign out', exact: true }).click();
       await heading(wallet, 'Sign in');
-      const me = await fetch(`${baseUrl}/v2/wallet-app/me`, { headers: { authorization: `Bearer ${token}` } });
+      const me = await fetch(`${baseUrl}/v2/wallet-app/me`, { headers: { cookie: `wallet_session=${token}` } });
       assert.equal(((await me.json()) as { code: number }).code, 402);
     });
   });

@@ -97,11 +97,12 @@ describe('wallet-app API', () => {
       chain: 'main',
       status: 'prepared',
       expiration_time: view.expiration_time,
-      bapp: { name: 'Shop', callback: { success: 'shop://done', fail: 'shop://failed' } },
+      bapp: { name: 'Shop', callback: { success: 'shop://done', fail: 'shop://failed' }, impersonates_operator: false },
       summary: `Send 1.5 coin to ${to} on main`,
       from: null,
       fee_delegated: false,
       estimated_gas: null,
+      estimated_fee: null,
       transaction: { from: null, to, amount: '1.5', value: '1500000000000000000', data: '0x' },
     });
     assert.equal((await result(app, key)).json().status, 'prepared');

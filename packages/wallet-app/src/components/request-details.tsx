@@ -27,7 +27,10 @@ export function RequestDetails(props: { view: RequestView; member: string }) {
   const fee: Array<[string, ComponentChildren]> = view.fee_delegated
     ? [['Network fee', `paid by ${view.bapp.name}`]]
     : view.estimated_gas !== null
-      ? [['Gas limit (estimate)', `${view.estimated_gas.toLocaleString('en-US')} gas, paid in coins from your balance`]]
+      ? [
+          ['Gas limit (estimate)', `${view.estimated_gas.toLocaleString('en-US')} gas, paid in coins from your balance`],
+          ['Estimated fee', view.estimated_fee ? `about ${coins(view.estimated_fee)} coin at today's gas price` : null],
+        ]
       : [];
   const expires: [string, ComponentChildren] = ['Expires', dateTime(view.expiration_time)];
 
@@ -54,7 +57,9 @@ export function RequestDetails(props: { view: RequestView; member: string }) {
       const amount = tx!.native_coin ? (
         <strong class="amount">{coins(tx!.value)} coin</strong>
       ) : (
-        <strong class="amount">{tx!.amount} tokens</strong>
+        <strong class="amount">
+          {tx!.amount} {view.token?.symbol ?? 'tokens'}
+        </strong>
       );
       return (
         <Details
@@ -62,7 +67,8 @@ export function RequestDetails(props: { view: RequestView; member: string }) {
           rows={[
             ['Amount', amount],
             ['Token', tx!.native_coin ? 'the chain’s own coin' : <Mono>{address(tx!.contract!)}</Mono>],
-            ['Token decimals', tx!.native_coin ? null : String(tx!.decimals)],
+            ['Token symbol', tx!.native_coin ? null : (view.token?.symbol ?? 'the contract names none')],
+            ['Token decimals', tx!.native_coin ? null : String(view.token?.decimals ?? tx!.decimals)],
             ['To', <Mono>{address(tx!.to)}</Mono>],
             ...common,
             ...fee,
@@ -96,10 +102,27 @@ export function RequestDetails(props: { view: RequestView; member: string }) {
           label="Request details"
           rows={[
             ['Contract', <Mono>{address(tx!.to)}</Mono>],
-            ['Function', call ? <strong>{call.name}</strong> : <span>not named by the app (selector <Mono>{tx!.data.slice(0, 10)}</Mono>)</span>],
+            [
+              'Function',
+              call ? (
+                <>
+                  <strong>{call.name}</strong>
+                  {call.recognised && (
+                    <span class="muted small">
+                      {' '}
+                      (recognised from its selector <Mono>{tx!.data.slice(0, 10)}</Mono>; the app gave no ABI)
+                    </span>
+                  )}
+                </>
+              ) : (
+                <span>
+                  not named by the app, and its selector <Mono>{tx!.data.slice(0, 10)}</Mono> is not one the wallet knows
+                </span>
+              ),
+            ],
             ['Arguments', call ? <CallArguments call={call} /> : null],
             ['Coins sent with the call', value > 0n ? <strong class="amount">{formatUnits(value, 18)} coin</strong> : 'none'],
-            ['Call data', call ? null : <Block label="Call data">{tx!.data}</Block>],
+            ['Call data', call && !call.recognised ? null : <Block label="Call data">{tx!.data}</Block>],
             ...common,
             ...fee,
             expires,

@@ -3,17 +3,26 @@ import { decodeFunctionData, toFunctionSelector, type Abi, type AbiFunction, typ
 import type { TypedData } from '../api-types.ts';
 import { address } from '../format.ts';
 import { Mono } from './screen.tsx';
+import { KNOWN_FUNCTIONS } from './known-selectors.ts';
 
 /** A decoded contract call: the function and each argument with its ABI parameter. */
 export interface DecodedCall {
   name: string;
   inputs: readonly AbiParameter[];
   args: readonly unknown[];
+  /** Named from the selector by the built-in table, not by an ABI the BApp gave. */
+  recognised?: boolean;
 }
 
-/** Decodes calldata with the ABI the BApp gave at prepare (the function whose selector it starts with). */
+/**
+ * Decodes calldata with the ABI the BApp gave at prepare (the function whose selector it starts
+ * with), or, without one, with the built-in table of common functions (`recognised` is then true).
+ */
 export function decodeCall(abi: unknown[] | undefined, data: string): DecodedCall | null {
-  if (!abi || abi.length === 0) return null;
+  if (!abi || abi.length === 0) {
+    const known = decodeCall(KNOWN_FUNCTIONS as unknown as unknown[], data);
+    return known && { ...known, recognised: true };
+  }
   try {
     const { functionName, args } = decodeFunctionData({ abi: abi as Abi, data: data as Hex });
     const selector = data.slice(0, 10).toLowerCase();

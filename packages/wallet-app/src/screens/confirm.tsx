@@ -1,11 +1,12 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { accountApi } from '../account-api.ts';
 import { api, ApiError } from '../api.ts';
 import type { Member, RequestOutcome, RequestView } from '../api-types.ts';
 import { ASKS_TO, RequestDetails } from '../components/request-details.tsx';
 import { Details, Loading, Mono, Screen } from '../components/screen.tsx';
 import { address, safeLink, sameAddress } from '../format.ts';
-import { describeError } from '../messages.ts';
+import { describeError, PIN_LOCKED } from '../messages.ts';
 
 type State =
   | { phase: 'loading' }
@@ -28,7 +29,7 @@ const FINISHED: Record<string, string> = {
 /**
  * An App2App request (the universal link `/?target=/a2a?request_key=K`): what it will do, then the
  * PIN to approve it, or cancel; afterwards the way back to the BApp. A request for another member's
- * address is refused here, before any PIN is asked.
+ * address, or a member whose PIN is locked, is told so here, before any PIN is asked.
  */
 export function Confirm(props: { member: Member; requestKey: string }) {
   const [state, setState] = useState<State>({ phase: 'loading' });
@@ -98,6 +99,17 @@ function OpenRequest(props: {
   const pin = useRef<HTMLInputElement>(null);
   const from = requiredFrom(view);
   const foreign = from !== null && !sameAddress(from, member.main_address);
+  const impersonating = view.bapp.impersonates_operator === true;
+  const [pinLocked, setPinLocked] = useState(false);
+
+  // Asked once the request is shown; if it cannot be read, the PIN field stays and approving tells the lock.
+  useEffect(() => {
+    let cancelled = false;
+    accountApi.pinState().then((state) => !cancelled && setPinLocked(state.locked), () => {});
+    return () => {
+      cancelled = true;
+    };
+  }, []);
 
   async function decide(action: 'approve' | 'cancel') {
     setBusy(action);
@@ -110,6 +122,8 @@ function OpenRequest(props: {
         props.onClosed(caught.code === 6001 ? 'Request expired' : 'Request finished', describeError(caught));
         return;
       }
+      // The fifth wrong PIN in a row locks it: no PIN is asked any more.
+      if (caught instanceof ApiError && caught.code === 403) setPinLocked(true);
       setError(describeError(caught));
       setBusy(null);
       if (pin.current) {
@@ -126,7 +140,17 @@ function OpenRequest(props: {
       </p>
       <p class="muted small">The app gave this name itself; the wallet cannot check it.</p>
       <RequestDetails view={view} member={member.main_address} />
-      {foreign ? (
+      {impersonating ? (
+        <div class="stack">
+          <p class="notice" role="alert" id="impersonation">
+            “{view.bapp.name}” is a name only the wallet itself uses: an app that calls itself so is pretending to be the wallet. This
+            request cannot be approved. Cancel it, and do not trust the page that sent you here.
+          </p>
+          <button type="button" onClick={() => decide('cancel')} disabled={busy !== null}>
+            Cancel request
+          </button>
+        </div>
+      ) : foreign ? (
         <div class="stack">
           <p class="notice" role="alert" id="foreign-from">
             This request is for the wallet <Mono>{address(from!)}</Mono>, not yours (<Mono>{address(member.main_address)}</Mono>). It
@@ -134,6 +158,15 @@ function OpenRequest(props: {
           </p>
           <button type="button" onClick={() => decide('cancel')} disabled={busy !== null}>
             Cancel request
+          </button>
+        </div>
+      ) : pinLocked ? (
+        <div class="stack">
+          <p class="notice" role="alert" id="pin-locked">
+            {PIN_LOCKED}
+          </p>
+          <button type="button" onClick={() => decide('cancel')} disabled={busy !== null}>
+            {busy === 'cancel' ? 'Canceling…' : 'Cancel request'}
           </button>
         </div>
       ) : (

@@ -3,6 +3,8 @@ import { api } from '../api.ts';
 import type { Member } from '../api-types.ts';
 import { Screen } from '../components/screen.tsx';
 import { describeError } from '../messages.ts';
+import { AppLink } from '../components/fields.tsx';
+import { signUpLink } from '../router.ts';
 
 /** E-mail and password; `reason` says why the member is asked (a request or a card waits). */
 export function SignIn(props: { reason?: string; onSignedIn: (member: Member) => void }) {
@@ -40,6 +42,12 @@ export function SignIn(props: { reason?: string; onSignedIn: (member: Member) =>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
+      <p>
+        New here?{' '}
+        <AppLink id="sign-up-link" href={signUpLink(location)}>
+          Create a wallet
+        </AppLink>
+      </p>
     </Screen>
   );
 }

@@ -17,7 +17,7 @@ import { isTransactionAction, type Action, type PreparedCall, type TransactionAc
 import { advanceFee } from '../fee-delegation/commands.ts';
 import { signMessageAction } from '../prepare/message-signing.ts';
 import { assertNotBlacklisted, returnDailyAllowance, takeDailyAllowance } from '../policies/commands.ts';
-import { cancelRequest, claimExecution, completeRequest, expiresAt, failRequest, findRequest, markRequested } from '../requests/store.ts';
+import { cancelRequest, claimExecution, completeRequest, expiresAt, failRequest, findRequest, markRequested, releaseExecution } from '../requests/store.ts';
 import { RequestKeyError } from '../requests/errors.ts';
 import { normalizeRequestKey } from '../requests/keys.ts';
 import { presentRequest, type ResultAnswer, type StoredOutcome } from '../requests/commands.ts';
@@ -25,6 +25,7 @@ import { ciHashFor } from '../service-keys/commands.ts';
 import { gasLimitOf, simulateCall } from '../chain/simulation.ts';
 import { assertTokenBalance, erc721Abi } from '../chain/token-contracts.ts';
 import { Errors } from '../../errors/codes.ts';
+import { isNodeUnreachable } from '../../chain/node-errors.ts';
 import { findMemberById, findMemberWithEmail } from './store.ts';
 
 /** Told when a request changed state in this process, so long-polls answer at once. */
@@ -32,6 +33,8 @@ export interface RequestChangeListener {
   requestChanged(requestKey: string): void;
   /** A fee-delegated transaction was submitted; its fee is settled once it is mined. */
   feeDelegatedSubmitted?(requestKey: string, outboxId: string): void;
+  /** A member's approval or cancel finished a request of `type` as `status` (metrics). */
+  requestFinished?(type: string, status: string): void;
 }
 
 /** A request a member may act on, with its validated action. */
@@ -83,8 +86,7 @@ export async function approveRequest(
   if (member.status !== USER_STATUS.active) {
     if (!(await claimExecution(db, row.request_key, executionId, member.id, epochSeconds()))) throw await stateError(deps, row.request_key);
     await finishWithError(deps, row, executionId, new AppError(Errors.InvalidUserStatus, { detail: `the member's status is ${member.status}` }));
-    listener?.requestChanged(row.request_key);
-    return presentRequest(deps, (await findRequest(db, row.request_key))!);
+    return finished(deps, row.request_key, listener);
   }
 
   const key = await deps.vault.unlock(member.key_id, input.pinHash);
@@ -100,12 +102,15 @@ export async function approveRequest(
       // The transaction is stored and will be sent: the request completed whatever failed after.
       await completeRequest(db, row.request_key, executionId, { result: { tx_hash: sent.txHash } }, epochSeconds());
       if (!isAppError(error)) deps.log.error(error as Error);
+    } else if (isNodeUnreachable(error)) {
+      // Nothing was signed or sent: the request stays open for the member to approve again.
+      await releaseExecution(db, row.request_key, executionId, epochSeconds());
+      throw new AppError(Errors.ServiceUnavailable, { detail: `the ${row.chain} chain's node does not answer; nothing was sent, approve again later`, cause: error });
     } else {
       await finishWithError(deps, row, executionId, error);
     }
   }
-  listener?.requestChanged(row.request_key);
-  return presentRequest(deps, (await findRequest(db, row.request_key))!);
+  return finished(deps, row.request_key, listener);
 }
 
 /** The member canceled in the wallet app: canceled, unless an approval already claimed it. */
@@ -116,8 +121,15 @@ export async function cancelRequestAsMember(
 ): Promise<ResultAnswer> {
   const row = await loadOpenRequest(deps, input.requestKey, epochSeconds());
   if (!(await cancelRequest(deps.store.db, row.request_key, input.userId, epochSeconds()))) throw await stateError(deps, row.request_key);
-  listener?.requestChanged(row.request_key);
-  return presentRequest(deps, (await findRequest(deps.store.db, row.request_key))!);
+  return finished(deps, row.request_key, listener);
+}
+
+/** Tells the listener a request finished in this process and answers its result. */
+async function finished(deps: { config: Readonly<Config>; store: Store }, requestKey: string, listener: RequestChangeListener | undefined): Promise<ResultAnswer> {
+  const row = (await findRequest(deps.store.db, requestKey))!;
+  listener?.requestChanged(requestKey);
+  listener?.requestFinished?.(row.type, row.status);
+  return presentRequest(deps, row);
 }
 
 async function execute(

@@ -4,6 +4,7 @@ import { queryCards } from './commands.ts';
 import { IndexedCardOwnershipReader } from './indexed-ownership.ts';
 import { ChainCardOwnershipReader, type CardOwnershipReader } from './ownership.ts';
 import { CardsQuery, CardsResponse } from './schema.ts';
+import { described } from '../../http/schema.ts';
 
 export interface A2aCardsRoutesOptions {
   /** Where B4 reads card ownership; the card index (falling back to the chain) by default. */
@@ -15,7 +16,7 @@ export const a2aCardsRoutes: FastifyPluginAsync<A2aCardsRoutesOptions> = async (
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const reader =
     options.reader ?? new IndexedCardOwnershipReader(app.services.cardIndex, app.services.store.db, new ChainCardOwnershipReader());
-  app.get('/cards', { schema: { summary: 'B4 Card query: the cards an address owns under an NFT contract', querystring: CardsQuery, response: { 200: CardsResponse } } }, async (request) =>
+  app.get('/cards', { schema: { summary: 'B4 Card query: the cards an address owns under an NFT contract', querystring: CardsQuery, response: { 200: described(CardsResponse, 'The cards the address owns under the contract, one page') } } }, async (request) =>
     queryCards(app.services, reader, request.query),
   );
 };

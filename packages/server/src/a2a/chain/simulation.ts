@@ -5,10 +5,10 @@ import type { PreparedCall } from '../requests/actions.ts';
 import { isInsufficientFunds, revertReasonOf } from './revert-reason.ts';
 import { Errors } from '../../errors/codes.ts';
 
-/** Headroom the outbox adds to an estimate; estimated_gas is the gas limit that would be used. */
-export function gasLimitOf(estimate: bigint): bigint {
-  return (estimate * 125n) / 100n;
-}
+import { gasLimitOf } from '../../outbox/fees.ts';
+
+/** The outbox's gas limit for an estimate: estimated_gas is the gas limit that would be used. */
+export { gasLimitOf };
 
 /**
  * Runs the call from `from` against the latest state (eth_estimateGas, which executes it). A

@@ -111,21 +111,24 @@ describe('App2App fee delegation', () => {
   test('6418 for an unknown credential; 6416 where delegation cannot apply', async () => {
     const transfer = { type: 'send_coin', transaction: { to: '0xb000000000000000000000000000000000000003', amount: '1' } };
     const unknown = await prepare(app, { bapp: { ...BAPP, kas_authorization_key: 'fd_unknown' }, ...transfer });
-    assert.deepEqual([unknown.statusCode, unknown.json()], [400, { code: 6418, err: 'invalid fee-delegation credential' }]);
-    const cannot = { code: 6416, err: 'the fee-delegation credential cannot be used with this request' };
+    // The refusal names the field: bapp/kas_authorization_key.
+    const invalid = { code: 6418, err: 'invalid fee-delegation credential' };
+    assert.deepEqual([unknown.statusCode, unknown.json()], [400, { ...invalid, error: { ...invalid, message: 'body/bapp/kas_authorization_key: invalid fee-delegation credential' } }]);
+    const notForRequest = { code: 6416, err: 'the fee-delegation credential cannot be used with this request' };
+    const cannot = (detail: string) => ({ ...notForRequest, error: { ...notForRequest, message: `body/bapp/kas_authorization_key: ${detail}` } });
     for (const body of [
       { type: 'auth' },
       { type: 'sign_message', message: { value: 'hi' } },
       { type: 'sign_typedData_v4', message: { value: { types: { M: [{ name: 'a', type: 'uint256' }] }, primaryType: 'M', domain: {}, message: { a: 1 } } } },
     ]) {
       const response = await prepare(app, { bapp: { ...BAPP, kas_authorization_key: credential.credential }, ...body });
-      assert.deepEqual([response.statusCode, response.json()], [400, cannot]);
+      assert.deepEqual([response.statusCode, response.json()], [400, cannot(`${body.type} sends no transaction`)]);
     }
     // A credential bound to another chain.
     await services.store.db.updateTable('a2a_fee_credentials').set({ chain: 'polygon' }).where('id', '=', credential.id).execute();
     try {
       const otherChain = await prepare(app, { bapp: { ...BAPP, kas_authorization_key: credential.credential }, ...transfer });
-      assert.deepEqual([otherChain.statusCode, otherChain.json()], [400, cannot]);
+      assert.deepEqual([otherChain.statusCode, otherChain.json()], [400, cannot('the credential is for chain polygon')]);
     } finally {
       await services.store.db.updateTable('a2a_fee_credentials').set({ chain: 'main' }).where('id', '=', credential.id).execute();
     }

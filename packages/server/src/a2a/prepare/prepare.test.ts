@@ -41,15 +41,28 @@ describe('App2App prepare: validation and simulation', () => {
   });
   after(() => testApp?.cleanup());
 
-  async function refused(body: unknown, expected: Record<string, unknown>) {
+  /**
+   * Sends `body`, expecting the refusal `expected`; a refusal about a field (every code but these)
+   * also carries `error`, whose message names that field: `field` when given, else one of the body.
+   */
+  async function refused(body: unknown, expected: Record<string, unknown>, field?: string) {
     const before = await services.store.db.selectFrom('a2a_requests').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     const response = await prepare(app, body);
     assert.equal(response.statusCode, 400, response.body);
-    assert.deepEqual(withoutMessage(response.json()), expected);
+    const answer = withoutMessage(response.json()) as Record<string, unknown>;
+    if ('error' in expected || ABOUT_NO_FIELD.has(expected.code as number)) assert.deepEqual(answer, expected);
+    else {
+      const { error, ...bare } = answer as { error?: { code: number; message: string; err: string } };
+      assert.deepEqual(bare, expected);
+      assert.deepEqual({ ...error, message: undefined }, { code: expected.code, message: undefined, err: expected.err }, response.body);
+      assert.match(error!.message, field ? new RegExp(`^${field}[ :]`) : /^body\/(bapp|type|chain|transaction|message)\b/, response.body);
+    }
     const after = await services.store.db.selectFrom('a2a_requests').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     assert.equal(Number(after.n), Number(before.n), 'a refused prepare stores nothing');
   }
   const bare = (code: number, err: string) => ({ code, err });
+  /** Refusals about the request as a whole: a bad request's own message, funds, a revert, the daily count. */
+  const ABOUT_NO_FIELD = new Set([400, 6200, 6412, 6414]);
   const send = (transaction: Record<string, unknown>) => ({ bapp: BAPP, type: 'send_coin', transaction });
   const tokenSend = (transaction: Record<string, unknown>) => ({ bapp: BAPP, type: 'send_token', transaction });
   const call = (transaction: Record<string, unknown>) => ({ bapp: BAPP, type: 'execute_contract', transaction });
@@ -84,7 +97,7 @@ describe('App2App prepare: validation and simulation', () => {
     await refused({ bapp: BAPP, type: 'auth', transaction: { to } }, invalid);
     const encoded = encodeFunctionData({ abi: [addAbi], args: [1n] });
     await refused(call({ to: target, abi: JSON.stringify(addAbi), params: '[1]', encoded_function_call: encoded }), invalid);
-    await refused(call({ to: target }), invalid);
+    await refused(call({ to: target }), invalid, 'body/transaction');
     await refused(call({ to: target, abi: '', params: '', encoded_function_call: '' }), invalid);
     await refused(call({ to: target, params: '[1]', encoded_function_call: encoded }), invalid);
     await refused(call({ to: target, encoded_function_call: '0x1234' }), invalid);
@@ -99,14 +112,14 @@ describe('App2App prepare: validation and simulation', () => {
       await refused(send({ to: bad, amount: '1' }), bare(6403, 'invalid to address'));
     }
     // execute_contract needs a contract at `to`.
-    await refused(call({ to, encoded_function_call: '0x12345678' }), bare(6403, 'invalid to address'));
+    await refused(call({ to, encoded_function_call: '0x12345678' }), bare(6403, 'invalid to address'), 'body/transaction/to');
   });
 
   test('6404: an amount that is not a positive decimal string, or has more decimals than the token', async () => {
     for (const amount of [undefined, 1, '', 'one', '1e18', '-1', '-0.5', '0', '0.0', '1.', '.5', '0x10', '1.0000000000000000001']) {
       await refused(send({ to, amount }), bare(6404, 'invalid amount'));
     }
-    await refused(tokenSend({ contract: token, to, amount: '0.0000001' }), bare(6404, 'invalid amount'));
+    await refused(tokenSend({ contract: token, to, amount: '0.0000001' }), bare(6404, 'invalid amount'), 'body/transaction/amount');
     // More smallest units than a uint256 holds, checked before anything is encoded or simulated.
     for (const amount of ['9'.repeat(60), '1'.repeat(400)]) {
       await refused(send({ to, amount }), bare(6404, 'invalid amount'));
@@ -122,8 +135,8 @@ describe('App2App prepare: validation and simulation', () => {
     const invalid = bare(6405, 'invalid contract');
     await refused(tokenSend({ contract: '0x12', to, amount: '1' }), invalid);
     await refused(tokenSend({ to, amount: '1' }), invalid);
-    await refused(tokenSend({ contract: to, to, amount: '1' }), invalid);
-    await refused(tokenSend({ contract: target, to, amount: '1' }), invalid);
+    await refused(tokenSend({ contract: to, to, amount: '1' }), invalid, 'body/transaction/contract');
+    await refused(tokenSend({ contract: target, to, amount: '1' }), invalid, 'body/transaction/contract');
     await refused({ bapp: BAPP, type: 'send_card', transaction: { contract: token, to, card_id: '1' } }, invalid);
     await refused({ bapp: BAPP, type: 'send_card', transaction: { contract: 'card', to, card_id: '1' } }, invalid);
   });
@@ -132,12 +145,12 @@ describe('App2App prepare: validation and simulation', () => {
     for (const cardId of [undefined, '', 'one', '-1', '1.5', 1.5]) {
       await refused({ bapp: BAPP, type: 'send_card', transaction: { contract: cards, to, card_id: cardId } }, bare(6406, 'invalid card id'));
     }
-    await refused({ bapp: BAPP, type: 'send_card', transaction: { contract: cards, to, card_id: '999' } }, bare(6406, 'invalid card id'));
+    await refused({ bapp: BAPP, type: 'send_card', transaction: { contract: cards, to, card_id: '999' } }, bare(6406, 'invalid card id'), 'body/transaction/card_id');
   });
 
   test('6407: an abi that is not one function with known types', async () => {
     const invalid = bare(6407, 'invalid abi');
-    await refused(call({ to: target, abi: '{not json', params: '[]' }), invalid);
+    await refused(call({ to: target, abi: '{not json', params: '[]' }), invalid, 'body/transaction/abi');
     await refused(call({ to: target, abi: JSON.stringify(targetContract.abi), params: '[]' }), invalid);
     await refused(call({ to: target, abi: JSON.stringify({ type: 'function', name: 'f', inputs: [{ name: 'x', type: 'uint7' }] }), params: '[1]' }), invalid);
     await refused(call({ to: target, abi: JSON.stringify({ type: 'function', name: 'f', inputs: [{ name: 'x', type: 'tuple' }] }), params: '[[]]' }), invalid);
@@ -172,7 +185,7 @@ describe('App2App prepare: validation and simulation', () => {
       await refused(call({ to: target, abi: JSON.stringify(placeAbi), params }), {
         code: 6408,
         err: 'invalid params',
-        error: { code: 6408, message, err: 'invalid params' },
+        error: { code: 6408, message: `body/transaction/params: ${message}`, err: 'invalid params' },
       });
     }
   });
@@ -185,7 +198,7 @@ describe('App2App prepare: validation and simulation', () => {
     await refused({ bapp: BAPP, type: 'sign_message', message: { value: 5 } }, invalid);
     await refused({ bapp: BAPP, type: 'sign_message', message: {} }, invalid);
     await refused({ bapp: BAPP, type: 'sign_message_eip191', message: { value: '0xabc', is_hex_encoded: true } }, invalid);
-    await refused({ bapp: BAPP, type: 'sign_message_eip191', message: { value: 'hello', is_hex_encoded: true } }, invalid);
+    await refused({ bapp: BAPP, type: 'sign_message_eip191', message: { value: 'hello', is_hex_encoded: true } }, invalid, 'body/message/value');
     await refused({ bapp: BAPP, type: 'sign_typedData_v4', message: { value: '{' } }, invalid);
     await refused({ bapp: BAPP, type: 'sign_typedData_v4', message: { value: { types: {}, primaryType: 'Mail', message: {} } } }, invalid);
     // Typed data past its bounds is refused before it is hashed: a chain of 2,900 types took seconds.
@@ -253,11 +266,11 @@ describe('App2App prepare: validation and simulation', () => {
   test('6500: to, contract or from on the blacklist', async () => {
     const blocked = '0x4000000000000000000000000000000000000004';
     await addToBlacklist(services.store.db, blocked, 'test');
-    await refused(send({ to: blocked, amount: '1' }), bare(6500, 'address is on the blacklist'));
-    await refused(send({ to, amount: '1', from: blocked }), bare(6500, 'address is on the blacklist'));
-    await refused({ bapp: BAPP, type: 'sign_message', message: { value: 'x', from: blocked } }, bare(6500, 'address is on the blacklist'));
+    await refused(send({ to: blocked, amount: '1' }), bare(6500, 'address is on the blacklist'), 'body/transaction/to');
+    await refused(send({ to, amount: '1', from: blocked }), bare(6500, 'address is on the blacklist'), 'body/transaction/from');
+    await refused({ bapp: BAPP, type: 'sign_message', message: { value: 'x', from: blocked } }, bare(6500, 'address is on the blacklist'), 'body/message/from');
     await addToBlacklist(services.store.db, token);
-    await refused(tokenSend({ contract: token, to, amount: '1' }), bare(6500, 'address is on the blacklist'));
+    await refused(tokenSend({ contract: token, to, amount: '1' }), bare(6500, 'address is on the blacklist'), 'body/transaction/contract');
   });
 
   test('an unknown service_key on auth is refused; a bad callback is refused', async () => {

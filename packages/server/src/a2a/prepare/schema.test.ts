@@ -70,8 +70,9 @@ describe('App2App prepare: the body schema', () => {
       const response = await prepare(app, body);
       assert.equal(response.statusCode, 400, response.body);
       const expected: Record<string, unknown> = { code, err: errorCodes[code].message };
-      if (code === Errors.InvalidParams) expected.error = { code, message: refusal.detail, err: errorCodes[code].message };
+      // The refusal names its field: in `error` (the specification's message), or a 400's `message`.
       if (code === Errors.BadRequest) expected.message = refusal.detail;
+      else expected.error = { code, message: refusal.detail, err: errorCodes[code].message };
       assert.deepEqual(response.json(), expected);
     });
   }

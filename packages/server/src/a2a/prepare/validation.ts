@@ -3,7 +3,7 @@ import type { FastifySchemaCompiler } from 'fastify';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import Type from 'typebox';
 import { isAddress } from 'viem';
-import { AppError } from '../../errors/app-error.ts';
+import { AppError, isAppError } from '../../errors/app-error.ts';
 import { Errors, type ErrorCode } from '../../errors/codes.ts';
 import { Bapp, EVM_ADDRESS_FORMAT, PrepareRequests } from './schema.ts';
 
@@ -91,7 +91,41 @@ export function prepareSchemaError(errors: FastifySchemaValidationError[], dataV
   const code = path.join('/') === 'type' && error.keyword === 'enum' ? Errors.UnknownRequestType : codeOf(path);
   const field = [dataVar, ...path].join('/');
   const detail = error.keyword === 'required' ? `${field} is required` : `${field} ${error.message ?? 'is not valid'}`;
-  return new AppError(code, { detail });
+  return new AppError(code, { detail, field });
+}
+
+/**
+ * A refusal of B1's rules beyond the schema (they need the chain, the store or several fields),
+ * given the field of the body it is about: the one the specification gives its code, in the
+ * transaction or the message as the type has; for 6500, the field holding the blacklisted address.
+ * Refusals about no one field (6200, 6412, 6414) and those naming one already pass unchanged.
+ */
+export function refusalAboutField(error: unknown, body: { type: string; transaction?: unknown; message?: unknown }): unknown {
+  if (!isAppError(error) || error.field) return error;
+  const part = body.type.startsWith('sign_') ? 'message' : 'transaction';
+  let field = ({
+    [Errors.BappNameRequired]: 'bapp/name',
+    [Errors.InvalidRequestType]: 'type',
+    [Errors.UnknownRequestType]: 'type',
+    [Errors.ChainNotSupported]: 'chain',
+    [Errors.InvalidTransaction]: part,
+    [Errors.InvalidTo]: 'transaction/to',
+    [Errors.InvalidAmount]: 'transaction/amount',
+    [Errors.InvalidContract]: 'transaction/contract',
+    [Errors.InvalidCardId]: 'transaction/card_id',
+    [Errors.InvalidAbi]: 'transaction/abi',
+    [Errors.InvalidParams]: 'transaction/params',
+    [Errors.InvalidValue]: `${part}/value`,
+    [Errors.InvalidFrom]: `${part}/from`,
+    [Errors.InvalidFeeCredential]: 'bapp/kas_authorization_key',
+    [Errors.FeeCredentialNotForRequest]: 'bapp/kas_authorization_key',
+  } as Partial<Record<ErrorCode, string>>)[error.code];
+  if (error.code === Errors.Blacklisted) {
+    const fields = Object.entries(Object(body[part]) as Record<string, unknown>);
+    const held = fields.find(([, value]) => typeof value === 'string' && value.length > 2 && error.detail?.toLowerCase().includes(value.toLowerCase()));
+    field = held && `${part}/${held[0]}`;
+  }
+  return field ? new AppError(error.code, { ...(error.detail ? { detail: error.detail } : {}), field: `body/${field}`, cause: error }) : error;
 }
 
 /** The code of the deepest listed field that holds the path (transaction/abi/0 is abi's). */

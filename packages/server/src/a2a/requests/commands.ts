@@ -2,9 +2,8 @@ import { AppError } from '../../errors/app-error.ts';
 import type { Config } from '../../config/config.ts';
 import type { Store } from '../../store/database.ts';
 import { epochSeconds } from '../../store/database.ts';
-import type { A2aRequestRow } from '../../store/schema.ts';
 import { isTransactionType, type RequestType } from './actions.ts';
-import { changeMarker, completeRequest, expiresAt, findOutboxState, findRequest, type OutboxState } from './store.ts';
+import { changeMarker, completeRequest, expiresAt, findOutboxState, findRequest, findRequestWithOutbox, type OutboxState, type PresentedRequestRow } from './store.ts';
 import { keyedErrorBody } from './errors.ts';
 import { normalizeRequestKey } from './keys.ts';
 import { Errors } from '../../errors/codes.ts';
@@ -41,16 +40,23 @@ export interface ResultAnswer {
  */
 export async function readResult(deps: { config: Readonly<Config>; store: Store }, requestKeyInput: unknown, now = epochSeconds()): Promise<ResultAnswer> {
   const requestKey = normalizeRequestKey(requestKeyInput);
-  const row = requestKey ? await findRequest(deps.store.db, requestKey) : undefined;
-  if (!row) return unknownKey();
-  return presentRequest(deps, row, now);
+  // One query per poll: the request and its transaction's state together.
+  const found = requestKey ? await findRequestWithOutbox(deps.store.db, requestKey) : undefined;
+  if (!found) return unknownKey();
+  return presentRequest(deps, found.row, now, found);
 }
 
-export async function presentRequest(deps: { config: Readonly<Config>; store: Store }, row: A2aRequestRow, now = epochSeconds()): Promise<ResultAnswer> {
+/** `read`: the outbox state already read with the row (findRequestWithOutbox); else it is read here. */
+export async function presentRequest(
+  deps: { config: Readonly<Config>; store: Store },
+  row: PresentedRequestRow,
+  now = epochSeconds(),
+  read?: { outbox: OutboxState | undefined },
+): Promise<ResultAnswer> {
   const retention = deps.config.a2a.resultRetentionSeconds;
   const base = { request_key: row.request_key, expiration_time: Number(row.expiration_time) };
   const open = row.status === 'prepared' || row.status === 'requested';
-  let outbox = isTransactionType(row.type as RequestType) ? await findOutboxState(deps.store.db, row.request_key) : undefined;
+  let outbox = !isTransactionType(row.type as RequestType) ? undefined : read ? read.outbox : await findOutboxState(deps.store.db, row.request_key);
 
   if (open && row.execution_id && outbox) {
     // The transaction was stored but the approval did not record completion (it crashed, or is

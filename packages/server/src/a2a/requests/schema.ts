@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { ErrorBody } from '../../http/schema.ts';
+import { ErrorBody, described } from '../../http/schema.ts';
 
 /** Longest long-poll, in seconds. */
 export const MAX_WAIT_SECONDS = 30;
@@ -79,5 +79,5 @@ export type RequestOutcome = Static<typeof RequestOutcome>;
 export const ResultRefusal = Type.Union([KeyedErrorBody, ErrorBody], { description: 'an unknown key (6000, bare), or a key in error (keyed)' });
 
 /** B3's answers, and the wallet-app's approve and cancel. */
-export const ResultResponses = { 200: ResultResponse, 400: ResultRefusal };
+export const ResultResponses = { 200: described(ResultResponse, "The request's status, and its result once completed"), 400: ResultRefusal };
 export type ResultBody = Static<typeof ResultResponse> | Static<typeof ResultRefusal>;

@@ -1,5 +1,6 @@
-import type { Insertable } from 'kysely';
-import type { Db } from '../../store/database.ts';
+import { sql, type CompiledQuery, type Insertable } from 'kysely';
+import type { Db, Listening, Store } from '../../store/database.ts';
+import { REQUEST_CHANGED_CHANNEL } from '../../store/migrations/017-request-change-notify.ts';
 import type { A2aRequestRow, A2aRequestTable } from '../../store/schema.ts';
 
 /**
@@ -68,6 +69,18 @@ export async function claimExecution(db: Db, requestKey: string, executionId: st
     .where('status', 'in', OPEN_STATES)
     .where('execution_id', 'is', null)
     .where('expiration_time', '>', now)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+/** The claimed execution gave up before anything was sent: the request is open again as it was. */
+export async function releaseExecution(db: Db, requestKey: string, executionId: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('a2a_requests')
+    .set({ execution_id: null, updated_at: now })
+    .where('request_key', '=', requestKey)
+    .where('execution_id', '=', executionId)
+    .where('status', 'in', OPEN_STATES)
     .executeTakeFirst();
   return result.numUpdatedRows === 1n;
 }
@@ -169,6 +182,40 @@ export async function findOutboxState(db: Db, requestKey: string): Promise<Outbo
   return row && { txHash: row.tx_hash, status: row.status, receiptStatus: row.receipt_status };
 }
 
+/** The columns a request's answer (B3) is made of: a poll reads these and not the rest (the action, for one). */
+const PRESENTED_COLUMNS = ['request_key', 'type', 'status', 'execution_id', 'result', 'error_code', 'error_message', 'version', 'expiration_time', 'finished_at', 'updated_at'] as const;
+export type PresentedRequestRow = Pick<A2aRequestRow, (typeof PRESENTED_COLUMNS)[number]>;
+
+/**
+ * A request and the outbox state of the transaction sent under its key, in one query: what B3 reads
+ * at every poll. `outbox` is undefined when no transaction was stored under the key.
+ */
+export async function findRequestWithOutbox(db: Db, requestKey: string): Promise<{ row: PresentedRequestRow; outbox: OutboxState | undefined } | undefined> {
+  let compiled = requestWithOutboxQueries.get(db);
+  if (!compiled) {
+    compiled = requestWithOutboxQuery(db, '').compile();
+    requestWithOutboxQueries.set(db, compiled);
+  }
+  // Built once per database handle and run with this key: building and compiling the query cost
+  // as much CPU as running it, on the path every BApp polls.
+  const found = (await db.executeQuery<RequestWithOutboxRow>({ ...compiled, parameters: [requestKey] })).rows[0];
+  if (!found) return undefined;
+  const { outbox_tx_hash: txHash, outbox_status: status, outbox_receipt_status: receiptStatus, ...row } = found;
+  return { row, outbox: txHash !== null && status !== null ? { txHash, status, receiptStatus } : undefined };
+}
+
+function requestWithOutboxQuery(db: Db, requestKey: string) {
+  return db
+    .selectFrom('a2a_requests as r')
+    .leftJoin('outbox_transactions as o', 'o.idempotency_key', 'r.request_key')
+    .select(PRESENTED_COLUMNS.map((column) => `r.${column}` as const))
+    .select(['o.tx_hash as outbox_tx_hash', 'o.status as outbox_status', 'o.receipt_status as outbox_receipt_status'])
+    .where('r.request_key', '=', requestKey);
+}
+
+type RequestWithOutboxRow = Awaited<ReturnType<ReturnType<typeof requestWithOutboxQuery>['executeTakeFirstOrThrow']>>;
+const requestWithOutboxQueries = new WeakMap<Db, CompiledQuery<RequestWithOutboxRow>>();
+
 /** The version and outbox state of keys: what long-polls compare to see a change. */
 export async function changeMarkers(db: Db, requestKeys: string[]): Promise<Map<string, string>> {
   const markers = new Map<string, string>();
@@ -186,4 +233,36 @@ export async function changeMarkers(db: Db, requestKeys: string[]): Promise<Map<
 
 export function changeMarker(version: number, outboxStatus: string | null | undefined, receiptStatus: string | null | undefined): string {
   return `${Number(version)}|${outboxStatus ?? ''}|${receiptStatus ?? ''}`;
+}
+
+/**
+ * On PostgreSQL, calls `onChange` with the key of every request that changes in any process (the
+ * triggers of migration 017); resolves to undefined on SQLite, where nothing announces them.
+ */
+export async function listenForRequestChanges(store: Store, onChange: (requestKey: string) => void): Promise<Listening | undefined> {
+  return store.listen?.(REQUEST_CHANGED_CHANNEL, onChange);
+}
+
+/** The SQL function the temporary triggers of watchOwnRequestWrites call with a request key. */
+const REQUEST_WRITTEN_FUNCTION = 'a2a_request_written';
+
+/**
+ * On SQLite, calls `onWrite` with the key of every request this process's connection writes (and of
+ * every request whose transaction's outbox state it changes), synchronously, from temporary
+ * triggers: like PostgreSQL's triggers (migration 017), no writer can forget it. Writes of other
+ * connections are seen by Store.dataVersion. Resolves to what stops it; undefined on PostgreSQL.
+ */
+export async function watchOwnRequestWrites(store: Store, onWrite: (requestKey: string) => void): Promise<(() => void) | undefined> {
+  if (!store.onFunctionCall) return undefined;
+  const stop = store.onFunctionCall(REQUEST_WRITTEN_FUNCTION, onWrite);
+  const triggers = [
+    sql`create temp trigger if not exists a2a_request_written_insert after insert on a2a_requests begin select a2a_request_written(new.request_key); end`,
+    sql`create temp trigger if not exists a2a_request_written_update after update on a2a_requests begin select a2a_request_written(new.request_key); end`,
+    sql`create temp trigger if not exists a2a_request_written_delete after delete on a2a_requests begin select a2a_request_written(old.request_key); end`,
+    sql`create temp trigger if not exists a2a_request_transaction_written after update on outbox_transactions
+      when new.idempotency_key is not null and (new.status is not old.status or new.receipt_status is not old.receipt_status)
+      begin select a2a_request_written(new.idempotency_key); end`,
+  ];
+  for (const trigger of triggers) await trigger.execute(store.db);
+  return stop;
 }

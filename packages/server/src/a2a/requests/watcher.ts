@@ -45,6 +45,11 @@ export class ResultWatcher {
     });
   }
 
+  /** Closed (the service is stopping): waits end at once. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
   /** A request changed in this process: its waiters answer now. */
   notify(key: string): void {
     for (const waiter of [...(this.#waiters.get(key) ?? [])]) waiter.done();

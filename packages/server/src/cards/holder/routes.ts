@@ -2,10 +2,11 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { StoredFileBody, StoredFileParams } from '../../uploads/schema.ts';
 import { sendStoredFile } from '../../uploads/serve.ts';
-import { authenticate } from '../../member-session/commands.ts';
+import { authenticateRequest } from '../../member-session/commands.ts';
 import { CardPath } from '../ids.ts';
 import { heldCardView, heldSecureFile } from './commands.ts';
 import { HeldCardView } from './schema.ts';
+import { described } from '../../http/schema.ts';
 
 /**
  * The holder's view of a card, in the wallet-app API (Bearer session):
@@ -19,13 +20,13 @@ export const cardHolderRoutes: FastifyPluginAsync = async (parent) => {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   const services = app.services;
 
-  app.get('/v2/wallet-app/cards/:nft_id/:card_id', { schema: { summary: 'A held card with its secure part and status', params: CardPath, response: { 200: HeldCardView } } }, async (request) => {
-    const { member } = await authenticate(services, request.headers.authorization);
+  app.get('/v2/wallet-app/cards/:nft_id/:card_id', { schema: { summary: 'A held card with its secure part and status', params: CardPath, response: { 200: described(HeldCardView, 'The card with its secure part and status') } } }, async (request) => {
+    const { member } = await authenticateRequest(services, request);
     return heldCardView(services, member, request.params.nft_id, request.params.card_id);
   });
 
   app.get('/v2/wallet-app/files/secure/:filename', { schema: { summary: 'A secure file of a held card', params: StoredFileParams, response: { 200: StoredFileBody } } }, async (request, reply) => {
-    const { member } = await authenticate(services, request.headers.authorization);
+    const { member } = await authenticateRequest(services, request);
     const file = await heldSecureFile(services, member, request.params.filename);
     return sendStoredFile(services, request, reply, file, 'private, no-store');
   });

@@ -18,14 +18,14 @@ import { Errors } from '../../errors/codes.ts';
 export const LIST_PAGE_SIZE = 100;
 
 /**
- * A12: the card contracts of this service whose cards the partner's own address holds, as the card
+ * A12: the card contracts of this service whose cards the holder's address holds (a partner's, or a member's in the wallet app), as the card
  * index says, by nft_id, `pageSize` (100) BApps a page. Each entry carries the first 100 of its
  * cards and, when more remain, `cards_next_cursor` to continue with A13. Cards in escrow are held by
  * the escrow contract, so they are not here (A18 lists them).
  */
 export async function listPartnerBapps(
   deps: { config: Readonly<Config>; store: Store; chains: ChainRegistry; cardIndex: CardIndex; log: Logger },
-  partner: PartnerRow,
+  holder: Pick<PartnerRow, 'main_address'>,
   input: { cursor?: string | undefined; pageSize?: number },
 ): Promise<BappListAnswer> {
   const pageSize = input.pageSize ?? LIST_PAGE_SIZE;
@@ -34,7 +34,7 @@ export async function listPartnerBapps(
   await Promise.all(chains.map((chain) => catchUpWithChain(deps, chain)));
 
   const db = deps.store.db;
-  const owner = partner.main_address.toLowerCase();
+  const owner = holder.main_address.toLowerCase();
   const { bapps, more } = await listHeldBapps(db, { owner, chains, afterNftId, limit: pageSize });
   const shownBefore = afterNftId === undefined ? 0 : await countHeldBappsThrough(db, { owner, chains, nftId: afterNftId });
   const entries = await Promise.all(
@@ -59,7 +59,7 @@ export async function listPartnerBapps(
 }
 
 /**
- * A13: the cards of card contract `nftId` that the partner's own address holds, as the card index
+ * A13: the cards of card contract `nftId` that the holder's address holds (a partner's or a member's), as the card index
  * says, by card id ascending: 100 a page after `cursor` (A13's next_cursor or A12's
  * cards_next_cursor), or every one at once with `isAll` (then next_cursor is ''). Refusals: 404 for
  * an nft_id that is not a deployed card contract of this service; 400 for `isAll` with a cursor, and
@@ -67,7 +67,7 @@ export async function listPartnerBapps(
  */
 export async function listPartnerNftCards(
   deps: { config: Readonly<Config>; store: Store; chains: ChainRegistry; cardIndex: CardIndex; log: Logger },
-  partner: PartnerRow,
+  holder: Pick<PartnerRow, 'main_address'>,
   input: { nftId: number; cursor?: string | undefined; isAll?: boolean | undefined },
 ): Promise<NftCardListAnswer> {
   const contract = await findNftContract(deps.store.db, input.nftId);
@@ -75,7 +75,7 @@ export async function listPartnerNftCards(
   if (input.isAll && input.cursor) throw new AppError(Errors.BadRequest, { detail: 'isAll cannot be used with cursor' });
   await catchUpWithChain(deps, contract.chain);
 
-  const query = { chain: contract.chain, owner: partner.main_address.toLowerCase(), contract: contract.address };
+  const query = { chain: contract.chain, owner: holder.main_address.toLowerCase(), contract: contract.address };
   let cards: IndexedCard[];
   let nextCursor: string;
   if (input.isAll) {

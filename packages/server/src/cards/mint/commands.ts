@@ -16,8 +16,9 @@ import { assertOwnContract, partnerCardContract, transactionRefusalError, unlock
 import { currentMintCount } from './mint-count.ts';
 import { designOf, mintRuleViolation, type CardDesign, type MintDesignPayload } from './payload.ts';
 import type { MintAnswer } from './schema.ts';
-import { findSecureUploadNames, insertMintDesign, markBatchFailed, markBatchMinted, markBatchSubmitted, releaseMintCount, reserveMintCount } from './store.ts';
+import { findDesignByIdempotencyKey, findSecureUploadNames, insertMintDesign, listDesignBatches, markBatchFailed, markBatchMinted, markBatchSubmitted, releaseMintCount, reserveMintCount } from './store.ts';
 import { Errors } from '../../errors/codes.ts';
+import { enqueueWebhookEvent } from '../../webhooks/events.ts';
 
 /**
  * Gas one card of a batch may take at most (about 7,000: its 20 bytes of recipient data, its
@@ -43,6 +44,11 @@ export interface MintCardsInput {
   design: CardDesign;
   /** One card per entry (lower-case or checksummed addresses); repeats get one card each. */
   recipients: readonly Address[];
+  /**
+   * The partner's Idempotency-Key, if the call sent one: stored on the design in the transaction
+   * that accepts the mint, so a retry with the key finishes that mint instead of minting again.
+   */
+  idempotencyKey?: string;
 }
 
 /**
@@ -77,6 +83,10 @@ export interface MintOutcome {
 export async function mintCards(deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox; log: Logger }, input: MintCardsInput): Promise<MintOutcome> {
   const { partner, design } = input;
   const recipients = input.recipients.map((address) => address.toLowerCase() as Address);
+  if (input.idempotencyKey !== undefined) {
+    const accepted = await findDesignByIdempotencyKey(deps.store.db, partner.id, input.idempotencyKey);
+    if (accepted) return resumeMint(deps, accepted.id, recipients);
+  }
   const checked = 'signer' in input.authorization ? input.authorization : undefined;
   const contract = checked?.contract ?? (await checkMint(deps, partner, design, recipients.length));
   const now = new Date();
@@ -123,8 +133,9 @@ export async function mintCards(deps: { config: Readonly<Config>; store: Store; 
     secure: design.secure ? JSON.stringify(design.secure) : null,
     sendable: design.metadata.sendable ? 1 : 0,
     created_at: createdAt,
+    idempotency_key: input.idempotencyKey ?? null,
   };
-  await deps.store.db.transaction().execute(async (trx) => {
+  await deps.store.groupCommit(async (trx) => {
     if (!(await reserveMintCount(trx, partner.id, recipients.length, period))) throw new AppError(Errors.MintMonthlyLimit);
     await insertMintDesign(trx, designRow, design.secureFiles, batches);
   });
@@ -147,7 +158,7 @@ export async function mintCards(deps: { config: Readonly<Config>; store: Store; 
         data: encodeFunctionData({ abi: cardNftAbi, functionName: 'mintBatch', args: [JSON.parse(batch.recipients), design.metadata.sendable] }),
         gas: BATCH_BASE_GAS + GAS_PER_CARD_BOUND * BigInt(batch.card_count),
       });
-      await markBatchSubmitted(deps.store.db, batch.id, transaction);
+      await deps.store.groupCommit((trx) => markBatchSubmitted(trx, batch.id, transaction));
       settled.push({ ...batch, status: 'submitted', outbox_id: transaction.id, tx_hash: transaction.txHash });
     } catch (error) {
       if (!(error instanceof OutboxRefusal)) deps.log.warn(`mint batch ${batch.id}: ${(error as Error).message}`);
@@ -157,10 +168,19 @@ export async function mintCards(deps: { config: Readonly<Config>; store: Store; 
     }
   }
 
-  const finals = await Promise.all(
-    settled.map((batch) => (batch.status === 'submitted' ? waitUntilMined(deps, (timeoutMs) => settleMintBatch(deps, batch, timeoutMs)) : batch)),
-  );
+  const outcome = mintOutcome(await settleAll(deps, settled), placesByBatch);
+  // Nothing minted because nothing could be sent: an error, not a partial answer.
+  if (outcome.mintedCount === 0 && outcome.hashes.length === 0 && firstRefusal !== undefined) throw transactionRefusalError(firstRefusal);
+  return outcome;
+}
 
+/** Waits for every submitted batch to be mined or failed. */
+function settleAll(deps: { config: Readonly<Config>; store: Store; chains: ChainRegistry; outbox: TransactionOutbox }, batches: CardMintBatchRow[]): Promise<CardMintBatchRow[]> {
+  return Promise.all(batches.map((batch) => (batch.status === 'submitted' ? waitUntilMined(deps, (timeoutMs) => settleMintBatch(deps, batch, timeoutMs)) : batch)));
+}
+
+/** The outcome of settled batches, per recipient in request order (`placesByBatch`: see mintCards). */
+function mintOutcome(finals: CardMintBatchRow[], placesByBatch: number[][]): MintOutcome {
   const cardIdsByRecipient: Array<number | null> = [];
   for (const [index, batch] of finals.entries()) {
     for (const place of placesByBatch[index]!) {
@@ -169,9 +189,36 @@ export async function mintCards(deps: { config: Readonly<Config>; store: Store; 
   }
   const hashes = finals.flatMap((batch) => (batch.tx_hash ? [batch.tx_hash as Hex] : []));
   const mintedCount = cardIdsByRecipient.filter((id) => id !== null).length;
-  // Nothing minted because nothing could be sent: an error, not a partial answer.
-  if (mintedCount === 0 && hashes.length === 0 && firstRefusal !== undefined) throw transactionRefusalError(firstRefusal);
-  return { hash: hashes[0] ?? '', hashes, cardIdsByRecipient, mintedCount, failCount: recipients.length - mintedCount };
+  return { hash: hashes[0] ?? '', hashes, cardIdsByRecipient, mintedCount, failCount: cardIdsByRecipient.length - mintedCount };
+}
+
+/**
+ * Finishes a mint an earlier call with the same Idempotency-Key accepted (its process may have
+ * stopped after storing it): batches that reached the outbox are followed to their end, those that
+ * never did are failed (their cards given back), and the answer is the one that call would have
+ * given. `recipients` are the request's, which the key's fingerprint guarantees are the same.
+ */
+async function resumeMint(deps: { config: Readonly<Config>; store: Store; chains: ChainRegistry; outbox: TransactionOutbox }, designId: string, recipients: Address[]): Promise<MintOutcome> {
+  const batches = await listDesignBatches(deps.store.db, designId);
+  const placesByBatch: number[][] = [];
+  const current: CardMintBatchRow[] = [];
+  let start = 0;
+  for (const batch of batches) {
+    placesByBatch.push(inAscendingOrder(recipients.slice(start, start + batch.card_count)).places);
+    start += batch.card_count;
+    if (batch.status !== 'reserved') {
+      current.push(batch);
+      continue;
+    }
+    const transaction = await deps.outbox.findByIdempotencyKey(mintIdempotencyKey(batch.id));
+    if (transaction) {
+      await markBatchSubmitted(deps.store.db, batch.id, transaction);
+      current.push({ ...batch, status: 'submitted', outbox_id: transaction.id, tx_hash: transaction.txHash });
+    } else {
+      current.push(await failBatch(deps, batch, 'not sent: the mint call ended before this batch was signed'));
+    }
+  }
+  return mintOutcome(await settleAll(deps, current), placesByBatch);
 }
 
 /**
@@ -237,13 +284,23 @@ export async function settleMintBatch(deps: { store: Store; chains: ChainRegistr
   if (!batch.outbox_id) throw new Error(`mint batch ${batch.id} has no transaction`);
   const transaction = await deps.outbox.waitForFinal(batch.outbox_id, timeoutMs);
   if (transaction.status === 'mined' && transaction.receiptStatus === 'success') {
-    const receipt = await deps.chains.get(batch.chain).client.getTransactionReceipt({ hash: transaction.txHash });
-    const minted = parseEventLogs({ abi: cardNftAbi, eventName: 'Transfer', logs: receipt.logs }).filter(
+    // The logs came with the settlement when this process saw it mined; else the node has them.
+    const logs = transaction.logs ?? (await deps.chains.get(batch.chain).client.getTransactionReceipt({ hash: transaction.txHash })).logs;
+    const minted = parseEventLogs({ abi: cardNftAbi, eventName: 'Transfer', logs: [...logs] }).filter(
       (log) => log.address.toLowerCase() === batch.contract && log.args.from === '0x0000000000000000000000000000000000000000',
     );
     const firstTokenId = minted.reduce((first, log) => (log.args.tokenId < first ? log.args.tokenId : first), minted[0]?.args.tokenId ?? 0n);
     if (minted.length !== batch.card_count) throw new Error(`mint batch ${batch.id}: receipt shows ${minted.length} cards, expected ${batch.card_count}`);
-    await markBatchMinted(deps.store.db, batch.id, Number(firstTokenId));
+    await deps.store.groupCommit(async (trx) => {
+      if (await markBatchMinted(trx, batch.id, Number(firstTokenId))) {
+        const owners = JSON.parse(batch.recipients) as string[];
+        await enqueueWebhookEvent(trx, {
+          partnerId: batch.partner_id,
+          type: 'card.minted',
+          data: { batch_id: batch.id, chain: batch.chain, contract_address: batch.contract, tx_hash: transaction.txHash, cards: owners.map((owner, place) => ({ card_id: Number(firstTokenId) + place, owner })) },
+        });
+      }
+    });
     return { ...batch, status: 'minted', first_token_id: Number(firstTokenId) };
   }
   return failBatch(deps, batch, transaction.error ?? 'the mint transaction reverted');
@@ -251,8 +308,14 @@ export async function settleMintBatch(deps: { store: Store; chains: ChainRegistr
 
 /** Marks a batch failed and gives its cards back to mint_count, once. */
 export async function failBatch(deps: { store: Store }, batch: CardMintBatchRow, reason: string): Promise<CardMintBatchRow> {
-  await deps.store.db.transaction().execute(async (trx) => {
-    if (await markBatchFailed(trx, batch.id, reason)) await releaseMintCount(trx, batch.partner_id, batch.card_count, batch.period);
+  await deps.store.groupCommit(async (trx) => {
+    if (!(await markBatchFailed(trx, batch.id, reason))) return;
+    await releaseMintCount(trx, batch.partner_id, batch.card_count, batch.period);
+    await enqueueWebhookEvent(trx, {
+      partnerId: batch.partner_id,
+      type: 'card.mint_failed',
+      data: { batch_id: batch.id, chain: batch.chain, contract_address: batch.contract, tx_hash: batch.tx_hash, recipients: JSON.parse(batch.recipients) as string[], reason },
+    });
   });
   return { ...batch, status: 'failed', error: reason };
 }

@@ -7,6 +7,7 @@ import { checkedDesign, mintAnswer, mintCards } from './commands.ts';
 import { currentMintCount } from './mint-count.ts';
 import { MintAnswer, MintCountAnswer, mintToAddressBody } from './schema.ts';
 import { Errors } from '../../errors/codes.ts';
+import { described } from '../../http/schema.ts';
 
 /** A7 `POST /v2/wallet/mint` and A9 `GET /v2/wallet/mint/count`. */
 export const mintRoutes: FastifyPluginAsync = async (parent) => {
@@ -17,7 +18,7 @@ export const mintRoutes: FastifyPluginAsync = async (parent) => {
     '/v2/wallet/mint',
     {
       onRequest: authenticatePartner,
-      schema: { summary: 'A7 Mint cards to addresses', body: mintToAddressBody(services.config.cards.maxRecipients), response: { 200: MintAnswer } },
+      schema: { summary: 'A7 Mint cards to addresses', body: mintToAddressBody(services.config.cards.maxRecipients), response: { 200: described(MintAnswer, 'The mint transactions and the card id of each recipient (null where not minted)') } },
     },
     async (request) => {
       const partner = requestPartner(request);
@@ -30,12 +31,13 @@ export const mintRoutes: FastifyPluginAsync = async (parent) => {
         authorization: { pin: request.body.pin },
         design,
         recipients: request.body.to_address as Address[],
+        idempotencyKey: request.idempotency?.key,
       });
       return mintAnswer(outcome);
     },
   );
 
-  app.get('/v2/wallet/mint/count', { onRequest: authenticatePartner, schema: { summary: 'A9 Cards minted this month', response: { 200: MintCountAnswer } } }, async (request) => ({
+  app.get('/v2/wallet/mint/count', { onRequest: authenticatePartner, schema: { summary: 'A9 Cards minted this month', response: { 200: described(MintCountAnswer, 'Cards minted in the current month') } } }, async (request) => ({
     mint_count: currentMintCount(requestPartner(request), services.config.timeZone),
   }));
 };

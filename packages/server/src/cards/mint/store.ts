@@ -41,7 +41,7 @@ export async function insertMintDesign(trx: DbTransaction, design: CardDesignRow
 }
 
 /** `reserved` to `submitted`, with its outbox transaction; a batch already moved on is left as it is. */
-export async function markBatchSubmitted(db: Db, batchId: string, transaction: { id: string; txHash: string }, updatedAt = epochSeconds()): Promise<void> {
+export async function markBatchSubmitted(db: Db | DbTransaction, batchId: string, transaction: { id: string; txHash: string }, updatedAt = epochSeconds()): Promise<void> {
   await db
     .updateTable('card_mint_batches')
     .set({ status: 'submitted', outbox_id: transaction.id, tx_hash: transaction.txHash, updated_at: updatedAt })
@@ -50,14 +50,15 @@ export async function markBatchSubmitted(db: Db, batchId: string, transaction: {
     .execute();
 }
 
-/** `submitted` to `minted`, with the id of its first card. */
-export async function markBatchMinted(db: Db, batchId: string, firstTokenId: number): Promise<void> {
-  await db
+/** `submitted` to `minted`, with the id of its first card; true when this call moved it. */
+export async function markBatchMinted(db: Db | DbTransaction, batchId: string, firstTokenId: number): Promise<boolean> {
+  const moved = await db
     .updateTable('card_mint_batches')
     .set({ status: 'minted', first_token_id: firstTokenId, updated_at: epochSeconds() })
     .where('id', '=', batchId)
     .where('status', '=', 'submitted')
-    .execute();
+    .executeTakeFirst();
+  return moved.numUpdatedRows === 1n;
 }
 
 /** `reserved` or `submitted` to `failed`; true when this call moved it (so its cards are given back once). */
@@ -87,4 +88,14 @@ export async function findSecureUploadNames(db: Db, partnerId: string, names: st
     .where('visibility', '=', 'secure')
     .execute();
   return found.map((row) => row.name);
+}
+
+/** The partner's mint accepted under this Idempotency-Key, if any. */
+export function findDesignByIdempotencyKey(db: Db, partnerId: string, key: string): Promise<Pick<CardDesignRow, 'id'> | undefined> {
+  return db.selectFrom('card_designs').select('id').where('partner_id', '=', partnerId).where('idempotency_key', '=', key).executeTakeFirst();
+}
+
+/** A design's batches in request order. */
+export function listDesignBatches(db: Db, designId: string): Promise<CardMintBatchRow[]> {
+  return db.selectFrom('card_mint_batches').selectAll().where('design_id', '=', designId).orderBy('sequence').execute();
 }

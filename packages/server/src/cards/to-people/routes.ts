@@ -4,12 +4,13 @@ import { authenticatePartner, requestPartner } from '../../partner-auth/authenti
 import { parsePersonPair, resolvePeople } from '../../people/index.ts';
 import { checkedDesign, checkMint, mintAnswer, mintCards } from '../mint/commands.ts';
 import { MintAnswer } from '../mint/schema.ts';
-import { unlockPartnerKey } from '../partner-signing.ts';
+import { operationKey, submittedOperation, unlockPartnerKey } from '../partner-signing.ts';
 import { HashAnswer } from '../transfer/schema.ts';
 import { CardPath } from '../ids.ts';
 import { assertRecipient, checkCardSend, transferCard } from '../transfer/commands.ts';
 import { settleInvites } from './commands.ts';
 import { mintToPersonBody, SendToPersonBody } from './schema.ts';
+import { described } from '../../http/schema.ts';
 
 /**
  * A8 `POST /v2/wallet/mint/person` and A11 `POST /v2/wallet/nft/:nft_id/:card_id/send/person`:
@@ -27,7 +28,7 @@ export const cardsToPeopleRoutes: FastifyPluginAsync = async (parent) => {
     '/v2/wallet/mint/person',
     {
       onRequest: authenticatePartner,
-      schema: { summary: 'A8 Mint cards to people by name and phone', body: mintToPersonBody(services.config.cards.maxRecipients), response: { 200: MintAnswer } },
+      schema: { summary: 'A8 Mint cards to people by name and phone', body: mintToPersonBody(services.config.cards.maxRecipients), response: { 200: described(MintAnswer, 'The mint transactions and the card id of each person (null where not minted)') } },
     },
     async (request) => {
       const partner = requestPartner(request);
@@ -42,6 +43,7 @@ export const cardsToPeopleRoutes: FastifyPluginAsync = async (parent) => {
           authorization: { signer, contract },
           design,
           recipients: resolution.recipients.map((recipient) => recipient.address),
+          idempotencyKey: request.idempotency?.key,
         }).then((result) => ({ result, done: result.cardIdsByRecipient.map((id) => id !== null) })),
       );
       return mintAnswer(outcome);
@@ -50,18 +52,22 @@ export const cardsToPeopleRoutes: FastifyPluginAsync = async (parent) => {
 
   app.post(
     '/v2/wallet/nft/:nft_id/:card_id/send/person',
-    { onRequest: authenticatePartner, schema: { summary: 'A11 Send a card to a person', params: CardPath, body: SendToPersonBody, response: { 200: HashAnswer } } },
+    { onRequest: authenticatePartner, schema: { summary: 'A11 Send a card to a person', params: CardPath, body: SendToPersonBody, response: { 200: described(HashAnswer, 'The hash of the transfer transaction') } } },
     async (request) => {
       const partner = requestPartner(request);
       const person = parsePersonPair(request.body.to_person, 0, country);
       const { nft_id: nftId, card_id: cardId } = request.params;
+      // A retry under the key of a call that stopped after submitting answers that call's transfer.
+      const outboxKey = operationKey('card-send', request.idempotency);
+      const earlier = await submittedOperation(services, request.idempotency, outboxKey);
+      if (earlier) return { hash: earlier.txHash };
       const contract = await checkCardSend(services, partner, nftId, cardId);
       const signer = await unlockPartnerKey(services, partner, request.body.pin);
       const resolution = await resolvePeople(services, { partnerId: partner.id, people: [person] });
       const recipient = resolution.recipients[0]!;
       assertRecipient(partner, recipient.address);
       return settleInvites(resolution, request.body.card_name, partner.service_name, () =>
-        transferCard(services, { contract, signer, to: recipient.address, cardId }).then((result) => ({ result, done: [true] })),
+        transferCard(services, { partnerId: partner.id, contract, signer, to: recipient.address, cardId, outboxKey }).then((result) => ({ result, done: [true] })),
       );
     },
   );

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { encodeFunctionData, zeroAddress, type Address, type Hex } from 'viem';
 import { cardNftAbi } from '@wallet-service/contracts';
 import { AppError } from '../../errors/app-error.ts';
@@ -10,8 +9,9 @@ import type { ChainRegistry } from '../../chain/chains.ts';
 import type { TransactionOutbox } from '../../outbox/outbox.ts';
 import type { PartnerRow } from '../../store/schema.ts';
 import { chainHolderOf } from '../metadata/designs.ts';
-import { cardContractById, submitPartnerTransaction, unlockPartnerKey, type PartnerCardContract } from '../partner-signing.ts';
+import { assertSucceeded, cardContractById, operationKey, submitPartnerTransaction, submittedOperation, unlockPartnerKey, type CallKey, type PartnerCardContract } from '../partner-signing.ts';
 import { Errors } from '../../errors/codes.ts';
+import { holdWebhookEvent } from '../../webhooks/events.ts';
 
 export interface SendCardInput {
   partner: PartnerRow;
@@ -19,19 +19,28 @@ export interface SendCardInput {
   nftId: number;
   cardId: number;
   to: Address;
+  /** The Idempotency-Key the call runs under, if any. */
+  callKey?: CallKey | null | undefined;
 }
 
 /**
  * A10/A11: sends one card the partner holds to `to`. Refusals before the PIN is tried: unknown
  * contract or card, or a burned one, 404; a card the partner does not hold (sent, in escrow) 4201;
  * a bad recipient 400. Then the PIN (4006, 403), then the transfer through the outbox; answers once
- * it is mined.
+ * it is mined. A retry under the Idempotency-Key of a call that stopped after submitting answers
+ * that call's transaction (the card has moved: the checks would refuse it now).
  */
 export async function sendCard(deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox }, input: SendCardInput): Promise<{ hash: Hex }> {
+  const outboxKey = operationKey('card-send', input.callKey);
+  const earlier = await submittedOperation(deps, input.callKey, outboxKey);
+  if (earlier) {
+    assertSucceeded(earlier, 'card send');
+    return { hash: earlier.txHash };
+  }
   assertRecipient(input.partner, input.to);
   const contract = await checkCardSend(deps, input.partner, input.nftId, input.cardId);
   const signer = await unlockPartnerKey(deps, input.partner, input.pin);
-  return transferCard(deps, { contract, signer, to: input.to, cardId: input.cardId });
+  return transferCard(deps, { partnerId: input.partner.id, contract, signer, to: input.to, cardId: input.cardId, outboxKey });
 }
 
 /** The checks of a send that need no PIN (404, 4201); returns the card's contract. */
@@ -48,17 +57,27 @@ export function assertRecipient(partner: Pick<PartnerRow, 'main_address'>, to: s
   if (address === partner.main_address.toLowerCase()) throw new AppError(Errors.BadRequest, { detail: 'the partner already holds the card' });
 }
 
-/** Sends a checked card with the unlocked partner key, through the outbox; resolves once mined. */
+/**
+ * Sends a checked card with the unlocked partner key, through the outbox; resolves once mined. The
+ * card.sent event is stored with the transaction and goes out once it is mined (webhooks/release.ts).
+ */
 export async function transferCard(
   deps: { config: Readonly<Config>; outbox: TransactionOutbox },
-  input: { contract: PartnerCardContract; signer: TransactionSigner; to: Address; cardId: number },
+  input: { partnerId: string; contract: PartnerCardContract; signer: TransactionSigner; to: Address; cardId: number; outboxKey?: string },
 ): Promise<{ hash: Hex }> {
   const data = encodeFunctionData({
     abi: cardNftAbi,
     functionName: 'transferFrom',
     args: [input.signer.address, input.to.toLowerCase() as Address, BigInt(input.cardId)],
   });
-  const { transaction } = await submitPartnerTransaction(deps, input.contract, input.signer, `card-send:${randomUUID()}`, data);
+  const event = holdWebhookEvent({
+    partnerId: input.partnerId,
+    type: 'card.sent',
+    data: { ...cardEventFields(input.contract, input.cardId), from: input.signer.address.toLowerCase(), to: input.to.toLowerCase() },
+  });
+  const outboxKey = input.outboxKey ?? operationKey('card-send', null);
+  const { transaction } = await submitPartnerTransaction(deps, input.contract, input.signer, outboxKey, data, input.contract.address, event);
+  assertSucceeded(transaction, 'card send');
   return { hash: transaction.txHash };
 }
 
@@ -67,14 +86,27 @@ export interface BurnCardInput {
   pin: string;
   contract: PartnerCardContract;
   cardId: number;
+  callKey?: CallKey | null | undefined;
 }
 
-/** A14: burns a card of the partner's contract that the partner holds (4201 when it was sent away; 404 when there is none). The image stays. */
-export async function burnCard(deps: { config: Readonly<Config>; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox }, input: BurnCardInput): Promise<{ hash: Hex }> {
+/**
+ * A14: burns a card of the partner's contract that the partner holds (4201 when it was sent away;
+ * 404 when there is none). The image stays. The card.deleted event is stored with the transaction.
+ * A retry under the Idempotency-Key of a call that stopped after submitting answers that call's transaction.
+ */
+export async function burnCard(deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox }, input: BurnCardInput): Promise<{ hash: Hex }> {
+  const outboxKey = operationKey('card-burn', input.callKey);
+  const earlier = await submittedOperation(deps, input.callKey, outboxKey);
+  if (earlier) {
+    assertSucceeded(earlier, 'card burn');
+    return { hash: earlier.txHash };
+  }
   await assertPartnerHolds(deps, input.partner, input.contract, input.cardId);
   const signer = await unlockPartnerKey(deps, input.partner, input.pin);
   const data = encodeFunctionData({ abi: cardNftAbi, functionName: 'burn', args: [BigInt(input.cardId)] });
-  const { transaction } = await submitPartnerTransaction(deps, input.contract, signer, `card-burn:${randomUUID()}`, data);
+  const event = holdWebhookEvent({ partnerId: input.partner.id, type: 'card.deleted', data: cardEventFields(input.contract, input.cardId) });
+  const { transaction } = await submitPartnerTransaction(deps, input.contract, signer, outboxKey, data, input.contract.address, event);
+  assertSucceeded(transaction, 'card burn');
   return { hash: transaction.txHash };
 }
 
@@ -82,4 +114,9 @@ async function assertPartnerHolds(deps: { chains: ChainRegistry }, partner: Part
   const holder = await chainHolderOf(deps, contract, cardId);
   if (!holder) throw new AppError(Errors.NotFound, { detail: `card ${cardId} does not exist` });
   if (holder !== partner.main_address.toLowerCase()) throw new AppError(Errors.CardNotHeld);
+}
+
+/** What every card event says of the card. */
+function cardEventFields(contract: PartnerCardContract, cardId: number) {
+  return { chain: contract.chain, contract_address: contract.address.toLowerCase(), nft_id: contract.nftId, card_id: cardId };
 }

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { cardNftAbi } from '@wallet-service/contracts';
-import { createWalletClient, http, type Address } from 'viem';
+import { createWalletClient, encodeFunctionData, http, type Address } from 'viem';
+import { estimateGas } from '../../outbox/fees.ts';
 import { openTestApp, type TestApp } from '../../testing/test-services.ts';
 import { signedInPartner } from '../../partner-api/testing/partner-session.ts';
 import { BAPP, prepare, signedInMember, walletApp } from '../../a2a/testing/support.ts';
@@ -176,4 +177,29 @@ test('a card sent by its holder straight on chain leaves the sender\'s view with
   assert.equal(held, false, 'still listed for the sender after 5 s');
   const page = await t.services.cardIndex.listByOwner({ chain: 'main', owner: to, limit: 10 });
   assert.deepEqual(page.cards.map((card) => card.tokenId), [answer.card_ids[0]]);
+});
+
+test('a burn priced while the partner\'s balance counter was non-zero still goes through when an earlier send brings it back to zero', async () => {
+  // The card contract keeps a signed balance adjustment per address: setting it from zero costs
+  // 20,000 gas, changing it from non-zero 2,900. Several calls of one partner run at once, so a
+  // send mined between a burn's estimate and the burn itself can make the burn's write the dear one.
+  const partner = await signedInPartner(t.app, t.services);
+  const own = partner.partner.main_address as Address;
+  const contract = partner.contractAddress as Address;
+  await mintOk(t.app, partner.token, buildMintPayload(partner, { to_address: [own, own] }));
+  const single = await mintOk(t.app, partner.token, buildMintPayload(partner, { to_address: [own] }));
+  const [burned, sent] = [1, single.card_ids[0]!];
+  const burn = encodeFunctionData({ abi: cardNftAbi, functionName: 'burn', args: [BigInt(burned)] });
+  // The outbox's gas limit for the burn while the counter is +1 (the single-card mint wrote it).
+  const gas = await estimateGas(chain(), own, contract, burn, 0n);
+
+  const send = await partnerCall(t.app, partner.token, 'POST', `/v2/wallet/nft/${partner.nftId}/${sent}/send`, { pin: partner.pinHash, card_name: 'Gold', to_address: buildAddresses(1)[0] });
+  assert.equal(send.statusCode, 200, send.body);
+
+  const { account, address } = await t.services.vault.unlock(partner.partner.key_id, partner.pinHash);
+  const submitted = await t.services.outbox.submit({ idempotencyKey: `burn-after-send:${burned}`, chain: 'main', signer: { address, account }, to: contract, data: burn, gas });
+  const final = await t.services.outbox.waitForFinal(submitted.id);
+  assert.equal(final.status, 'mined');
+  assert.equal(final.receiptStatus, 'success', `burn with gas limit ${gas}`);
+  assert.equal(await ownerOf(contract, burned), undefined, 'burned on chain');
 });

@@ -13,6 +13,7 @@ import type { Operator } from '../../operator/operator.ts';
 import type { EscrowClaimRow, UserRow } from '../../store/schema.ts';
 import { advanceClaimAttempt, findEscrowClaim, findPartnerServiceName, holdEscrowClaim, releaseEscrowClaim } from './store.ts';
 import { Errors } from '../../errors/codes.ts';
+import { holdWebhookEvent } from '../../webhooks/events.ts';
 
 /** Where a claimed card stands, as the chain says. */
 export type ClaimStatus = 'in_escrow' | 'claimed' | 'not_in_escrow';
@@ -120,6 +121,12 @@ async function sendClaim(deps: { config: Readonly<Config>; store: Store; outbox:
       signer: await deps.operator.signer(),
       to: row.escrow_address as Address,
       data,
+      // Stored with this attempt's transaction: only an attempt that is mined tells of the claim (webhooks/release.ts).
+      alongside: holdWebhookEvent({
+        partnerId: row.partner_id,
+        type: 'escrow.claimed',
+        data: { chain: row.chain, contract_address: row.contract, nft_id: row.nft_id, card_id: row.token_id, claim_id: row.id, claimed_to: row.claimed_to },
+      }),
     });
   } catch (error) {
     if (error instanceof OutboxRefusal && error.reason === 'reverted') {

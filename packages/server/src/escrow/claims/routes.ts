@@ -1,8 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { authenticate } from '../../member-session/commands.ts';
+import { authenticateRequest } from '../../member-session/commands.ts';
 import { claimCard, viewClaim } from './commands.ts';
 import { ClaimedCard, ClaimParams, ClaimSecretBody, ClaimView } from '../schema.ts';
+import { described } from '../../http/schema.ts';
 
 /**
  * The claim link's side of escrow, in the wallet-app API (Bearer session). The secret travels in
@@ -14,13 +15,13 @@ export const claimRoutes: FastifyPluginAsync = async (parent) => {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   const services = app.services;
 
-  app.post('/v2/wallet-app/claims/:claim_id/view', { schema: { summary: 'The card behind a claim link', params: ClaimParams, body: ClaimSecretBody, response: { 200: ClaimView } } }, async (request) => {
-    await authenticate(services, request.headers.authorization);
+  app.post('/v2/wallet-app/claims/:claim_id/view', { schema: { summary: 'The card behind a claim link', params: ClaimParams, body: ClaimSecretBody, response: { 200: described(ClaimView, 'The card the link gives and whether it is still claimable') } } }, async (request) => {
+    await authenticateRequest(services, request);
     return viewClaim(services, { claimId: request.params.claim_id, secret: request.body.secret });
   });
 
-  app.post('/v2/wallet-app/claims/:claim_id/claim', { schema: { summary: 'Claim a card through its link', params: ClaimParams, body: ClaimSecretBody, response: { 200: ClaimedCard } } }, async (request) => {
-    const { member } = await authenticate(services, request.headers.authorization);
+  app.post('/v2/wallet-app/claims/:claim_id/claim', { schema: { summary: 'Claim a card through its link', params: ClaimParams, body: ClaimSecretBody, response: { 200: described(ClaimedCard, 'The claimed card and the transfer transaction') } } }, async (request) => {
+    const { member } = await authenticateRequest(services, request);
     return claimCard(services, member, { claimId: request.params.claim_id, secret: request.body.secret });
   });
 };

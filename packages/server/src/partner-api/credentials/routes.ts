@@ -5,6 +5,7 @@ import { clientAddressKey } from '../../sign-in-guard/client-address.ts';
 import { withRetryAfter } from '../../sign-in-guard/retry-after.ts';
 import { changePartnerPassword, changePartnerPin } from './commands.ts';
 import { EmptyAnswer, PasswordChangeBody, PasswordChangeFailure, PasswordChangeQuery, PinChangeBody, PinChangeFailure } from './schema.ts';
+import { described } from '../../http/schema.ts';
 
 /** A2 `PUT /v2/partner/?opt=password` (also without the trailing slash) and A3 `PUT /v2/partner/pin`. */
 export const credentialRoutes: FastifyPluginAsync = async (parent) => {
@@ -14,7 +15,7 @@ export const credentialRoutes: FastifyPluginAsync = async (parent) => {
       url,
       {
         onRequest: authenticatePartner,
-        schema: { summary: 'A2 Change the password', querystring: PasswordChangeQuery, body: PasswordChangeBody, response: { 200: EmptyAnswer, 500: PasswordChangeFailure } },
+        schema: { summary: 'A2 Change the password', querystring: PasswordChangeQuery, body: PasswordChangeBody, response: { 200: described(EmptyAnswer, 'The password is changed'), 500: PasswordChangeFailure } },
       },
       async (request, reply) => {
         await withRetryAfter(reply, () =>
@@ -30,7 +31,7 @@ export const credentialRoutes: FastifyPluginAsync = async (parent) => {
   }
   app.put(
     '/v2/partner/pin',
-    { onRequest: authenticatePartner, schema: { summary: 'A3 Change the PIN', body: PinChangeBody, response: { 200: EmptyAnswer, 500: PinChangeFailure } } },
+    { onRequest: authenticatePartner, schema: { summary: 'A3 Change the PIN', body: PinChangeBody, response: { 200: described(EmptyAnswer, 'The PIN is changed'), 500: PinChangeFailure } } },
     async (request) => {
       await changePartnerPin(app.services, requestPartner(request), { oldPin: request.body.old_pin, newPin: request.body.new_pin });
       return {};

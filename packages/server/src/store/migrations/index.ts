@@ -11,6 +11,13 @@ import * as escrowClaims from './009-escrow-claims.ts';
 import * as claimAttempts from './010-claim-attempts.ts';
 import * as operatorAudit from './011-operator-audit.ts';
 import * as masterKeyId from './012-master-key-id.ts';
+import * as idempotencyKeys from './013-idempotency-keys.ts';
+import * as webhooks from './014-webhooks.ts';
+import * as walletAppMembers from './015-wallet-app-members.ts';
+import * as memberActivity from './016-member-activity.ts';
+import * as requestChangeNotify from './017-request-change-notify.ts';
+import * as webhookDurability from './018-webhook-durability.ts';
+import * as escrowClaimSecrets from './019-escrow-claim-secrets.ts';
 
 import type { MigrationContext } from './context.ts';
 
@@ -34,6 +41,13 @@ const migrations: Record<string, MigrationModule> = {
   '010-claim-attempts': claimAttempts,
   '011-operator-audit': operatorAudit,
   '012-master-key-id': masterKeyId,
+  '013-idempotency-keys': idempotencyKeys,
+  '014-webhooks': webhooks,
+  '015-wallet-app-members': walletAppMembers,
+  '016-member-activity': memberActivity,
+  '017-request-change-notify': requestChangeNotify,
+  '018-webhook-durability': webhookDurability,
+  '019-escrow-claim-secrets': escrowClaimSecrets,
 };
 
 export function migrationProvider(context: MigrationContext): MigrationProvider {

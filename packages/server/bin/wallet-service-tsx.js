@@ -1,0 +1,8 @@
+#!/usr/bin/env node
+// The service and CLI from the TypeScript sources through tsx, with no build step: what the tests
+// start, and a way to run a change at once. bin/wallet-service.js runs the compiled build.
+import { register } from 'tsx/esm/api';
+
+register();
+const { main } = await import('../src/cli/main.ts');
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+// Compiles the server to JavaScript (runs on `npm install` as `prepare`): dist/wallet-service.js,
+// the CLI and service in one ES module, with a source map. `bin/wallet-service.js` runs it.
+//
+// One bundle rather than tsc's file-per-file output: the workspace packages the server imports
+// (@wallet-service/contracts) export their TypeScript sources, which Node.js cannot load, so they
+// are compiled into the bundle. Every other package stays an import resolved from node_modules at
+// run time, where native addons, anvil's binary and the files packages serve themselves are.
+import { renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+
+const root = new URL('..', import.meta.url).pathname;
+const staging = join(root, `dist.building-${process.pid}`);
+
+/** Bare imports stay imports, except the workspace's own packages. */
+const npmPackagesExternal = {
+  name: 'npm-packages-external',
+  setup(builder) {
+    builder.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@wallet-service/') ? undefined : { path: args.path, external: true }));
+  },
+};
+
+rmSync(staging, { recursive: true, force: true });
+try {
+  await build({
+    entryPoints: { 'wallet-service': join(root, 'src/cli/main.ts') },
+    outdir: staging,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20.10',
+    sourcemap: true,
+    // Stack traces name the TypeScript files (node --enable-source-maps).
+    sourcesContent: false,
+    plugins: [npmPackagesExternal],
+    logLevel: 'warning',
+  });
+  rmSync(join(root, 'dist'), { recursive: true, force: true });
+  renameSync(staging, join(root, 'dist'));
+  console.log('@wallet-service/server: built dist/wallet-service.js');
+} catch (error) {
+  rmSync(staging, { recursive: true, force: true });
+  console.error(`@wallet-service/server: build failed: ${error instanceof Error ? error.message : error}`);
+  process.exit(1);
+}

@@ -1,0 +1,30 @@
+import type { Transport } from 'viem';
+
+/** Told of every JSON-RPC call a chain's client makes (metrics). */
+export interface RpcCallRecorder {
+  rpcCall(chain: string, method: string, seconds: number, failed: boolean): void;
+}
+
+/**
+ * A viem transport that reports each call to `recorder`: its method, how long it took and whether it
+ * failed. Calls of one batch are each reported with the batch's time.
+ */
+export function recordedTransport(transport: Transport, chain: string, recorder: RpcCallRecorder): Transport {
+  return (parameters) => {
+    const inner = transport(parameters);
+    return {
+      ...inner,
+      request: (async (args: { method: string; params?: unknown }, options?: unknown) => {
+        const started = performance.now();
+        let failed = true;
+        try {
+          const result = await (inner.request as (args: unknown, options?: unknown) => Promise<unknown>)(args, options);
+          failed = false;
+          return result;
+        } finally {
+          recorder.rpcCall(chain, args.method, (performance.now() - started) / 1000, failed);
+        }
+      }) as typeof inner.request,
+    };
+  };
+}

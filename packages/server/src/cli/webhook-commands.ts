@@ -1,0 +1,70 @@
+import type { ParseArgsConfig } from 'node:util';
+import { AppError } from '../errors/app-error.ts';
+import { Errors } from '../errors/codes.ts';
+import { findPartnerByEmail } from '../partners/store.ts';
+import type { Services } from '../services.ts';
+import { createWebhookEndpoint, deleteWebhookEndpoint, listWebhookEndpoints, redeliverWebhook, rotateWebhookSecret, sendTestWebhook, webhookDeliveryLog } from '../webhooks/commands.ts';
+import { WEBHOOK_EVENTS } from '../webhooks/events.ts';
+import { DEFAULT_SECRET_OVERLAP_SECONDS, MAX_SECRET_OVERLAP_SECONDS } from '../webhooks/schema.ts';
+import { required, wholeNumber } from './options.ts';
+
+/** Options of the webhook commands, merged into the CLI's. */
+export const WEBHOOK_CLI_OPTIONS = {
+  url: { type: 'string' },
+  events: { type: 'string' },
+  endpoint: { type: 'string' },
+  message: { type: 'string' },
+  overlap: { type: 'string' },
+} as const satisfies ParseArgsConfig['options'];
+
+export const WEBHOOK_CLI_USAGE = `  webhook list --email E                  a partner's webhook endpoints
+  webhook create --email E --url U [--events a,b]
+                                          register an endpoint (all events by default); prints
+                                          its signing secret, shown this once
+  webhook delete --email E --endpoint ID  stop sending to an endpoint
+  webhook rotate-secret --email E --endpoint ID [--overlap SECONDS]
+                                          a new signing secret, shown once; the old one also
+                                          signs for SECONDS more (default 86400, 0 to 604800)
+  webhook test --email E --endpoint ID    queue a webhook.test message
+  webhook deliveries --email E --endpoint ID [--limit N]
+                                          the endpoint's newest messages and their attempts
+  webhook redeliver --email E --endpoint ID --message ID
+                                          deliver a message again (same id and body)`;
+
+type CliValues = { [name: string]: string | boolean | undefined };
+type CliHandler = (services: Services, values: CliValues) => Promise<Record<string, unknown>>;
+
+async function partnerIdOf(services: Services, values: CliValues): Promise<string> {
+  const partner = await findPartnerByEmail(services.store.db, required(values, 'email'));
+  if (!partner) throw new AppError(Errors.UserNotFound);
+  return partner.id;
+}
+
+/** The partner webhook commands (docs/webhooks.md): what `/v2/partner/webhooks` does, for the operator. */
+export const webhookCommands: Record<string, CliHandler> = {
+  'webhook list': async (services, values) => ({ endpoints: await listWebhookEndpoints(services, await partnerIdOf(services, values)) }),
+  'webhook create': async (services, values) => {
+    const events = typeof values.events === 'string' ? values.events.split(',').map((event) => event.trim()).filter(Boolean) : [...WEBHOOK_EVENTS];
+    const created = await createWebhookEndpoint(services, await partnerIdOf(services, values), { url: required(values, 'url'), events });
+    return { ...created, note: 'give secret to the partner; it is not shown again' };
+  },
+  'webhook delete': async (services, values) => {
+    const endpoint = required(values, 'endpoint');
+    await deleteWebhookEndpoint(services, await partnerIdOf(services, values), endpoint);
+    return { endpoint, deleted: true };
+  },
+  'webhook rotate-secret': async (services, values) => {
+    const overlap = typeof values.overlap === 'string' ? wholeNumber(values.overlap, 'overlap', MAX_SECRET_OVERLAP_SECONDS) : DEFAULT_SECRET_OVERLAP_SECONDS;
+    return { ...(await rotateWebhookSecret(services, await partnerIdOf(services, values), required(values, 'endpoint'), overlap)) };
+  },
+  'webhook test': async (services, values) => sendTestWebhook(services, await partnerIdOf(services, values), required(values, 'endpoint')),
+  'webhook deliveries': async (services, values) => {
+    const limit = typeof values.limit === 'string' ? wholeNumber(values.limit, 'limit', 100) : 50;
+    return { messages: await webhookDeliveryLog(services, await partnerIdOf(services, values), required(values, 'endpoint'), limit) };
+  },
+  'webhook redeliver': async (services, values) => {
+    const message = required(values, 'message');
+    await redeliverWebhook(services, await partnerIdOf(services, values), required(values, 'endpoint'), message);
+    return { message, queued: true };
+  },
+};

@@ -1,0 +1,70 @@
+import { sql } from 'kysely';
+import type { Db } from '../store/database.ts';
+
+/** Outbox rows waiting for a receipt (split by whether they were ever broadcast) and failed rows, by chain. */
+export async function outboxDepth(db: Db): Promise<Array<{ chain: string; state: 'unsent' | 'sent' | 'failed'; count: number }>> {
+  const rows = await db
+    .selectFrom('outbox_transactions')
+    .where('status', 'in', ['signed', 'failed'])
+    .select(['chain', 'status', sql<number>`case when last_broadcast_ms is null then 1 else 0 end`.as('unsent'), sql<string>`count(*)`.as('count')])
+    .groupBy(['chain', 'status', sql`case when last_broadcast_ms is null then 1 else 0 end`])
+    .execute();
+  return rows.map((row) => ({
+    chain: row.chain,
+    state: row.status === 'failed' ? 'failed' : Number(row.unsent) === 1 ? 'unsent' : 'sent',
+    count: Number(row.count),
+  }));
+}
+
+/** The oldest transaction without a receipt of each chain that has one. */
+export async function oldestPending(db: Db): Promise<Array<{ chain: string; createdMs: number; txHash: string }>> {
+  const oldest = await db
+    .selectFrom('outbox_transactions')
+    .where('status', '=', 'signed')
+    .select(['chain', sql<string>`min(created_ms)`.as('created_ms')])
+    .groupBy('chain')
+    .execute();
+  return Promise.all(
+    oldest.map(async (row) => {
+      const first = await db
+        .selectFrom('outbox_transactions')
+        .where('status', '=', 'signed')
+        .where('chain', '=', row.chain)
+        .where('created_ms', '=', Number(row.created_ms))
+        .select('tx_hash')
+        .executeTakeFirst();
+      return { chain: row.chain, createdMs: Number(row.created_ms), txHash: first?.tx_hash ?? '' };
+    }),
+  );
+}
+
+/** The next nonce the outbox would give each account that has transactions without a receipt (at most `limit`). */
+export async function pendingAccountNonces(db: Db, limit: number): Promise<Array<{ chain: string; address: string; nextNonce: number }>> {
+  const rows = await db
+    .selectFrom('account_nonces as n')
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('outbox_transactions as t')
+          .whereRef('t.chain', '=', 'n.chain')
+          .whereRef('t.from_address', '=', 'n.address')
+          .where('t.status', '=', 'signed')
+          .select(sql`1`.as('one')),
+      ),
+    )
+    .select(['n.chain', 'n.address', 'n.next_nonce'])
+    .orderBy('n.chain')
+    .orderBy('n.address')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({ chain: row.chain, address: row.address, nextNonce: Number(row.next_nonce) }));
+}
+
+/** The card index position furthest behind on each chain (last block applied; -1 before the first). */
+export async function cardIndexPositions(db: Db): Promise<Array<{ chain: string; lastBlock: number }>> {
+  const rows = await db
+    .selectFrom('card_index_cursors')
+    .select(['chain', sql<string>`min(last_block)`.as('last_block')])
+    .groupBy('chain')
+    .execute();
+  return rows.map((row) => ({ chain: row.chain, lastBlock: Number(row.last_block) }));
+}

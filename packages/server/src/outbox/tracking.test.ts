@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { ChainContext } from '../chain/chains.ts';
+import type { OutboxRow } from '../store/schema.ts';
+import { PendingTracker } from './tracking.ts';
+
+/** An unmined row as the tracker reads it: stored at `created`, never broadcast since. */
+function row(id: string, from: string, nonce: number, created: number): OutboxRow {
+  return { id, chain: 'main', from_address: from, nonce, created_ms: created, last_broadcast_ms: null, tx_hash: `0x${id}` } as unknown as OutboxRow;
+}
+
+test('transactions to send again go in the order they were stored, across accounts, one after another', async () => {
+  const operator = '0xbb00000000000000000000000000000000000000';
+  const member = '0xaa00000000000000000000000000000000000000';
+  // A node restarted from an older state lost all three: the operator's claim of a card, the
+  // member's send of that card (stored once the claim was mined), and a later operator transaction.
+  const rows = [row('claim', operator, 7, 1_000), row('send', member, 3, 2_000), row('later', operator, 8, 3_000)];
+  const events: string[] = [];
+  const tracker = trackerOf(rows, events, { broadcastMs: 0, rebroadcastAfterMs: 2_000 });
+  await tracker.trackPending();
+  assert.deepEqual(events, ['send claim', 'sent claim', 'send send', 'sent send', 'send later', 'sent later']);
+});
+
+test('a pass sends for rebroadcastAfterMs at most: a node that hangs does not hold it a timeout per transaction', async () => {
+  const rows = [row('first', '0xbb00000000000000000000000000000000000000', 1, 1_000), row('second', '0xbb00000000000000000000000000000000000000', 2, 2_000)];
+  const events: string[] = [];
+  await trackerOf(rows, events, { broadcastMs: 50, rebroadcastAfterMs: 20 }).trackPending();
+  assert.deepEqual(events, ['send first', 'sent first'], 'the second waits for the next pass');
+});
+
+test('a transaction sent moments ago holds back the later ones of its chain: after a rewind they go again together, in order', async () => {
+  const operator = '0xbb00000000000000000000000000000000000000';
+  const member = '0xaa00000000000000000000000000000000000000';
+  // The deposit was sent to the node a moment before it died and came back without it; the claim
+  // that needs it was lost with the rewind and is due. Sent alone, the claim would revert.
+  const deposit = row('deposit', operator, 7, 1_000);
+  const claim = row('claim', member, 3, 2_000);
+  const elsewhere = { ...row('elsewhere', member, 9, 3_000), chain: 'other' } as OutboxRow;
+  const events: string[] = [];
+  const sentAt = new Map([['deposit', Date.now() - 100]]);
+  const tracker = trackerOf([deposit, claim, elsewhere], events, { broadcastMs: 0, rebroadcastAfterMs: 2_000 }, sentAt);
+  await tracker.trackPending();
+  assert.deepEqual(events, ['send elsewhere', 'sent elsewhere'], 'the claim waits for the deposit; another chain does not');
+  // So does one whose last send failed (the node was down): it never reached a node.
+  events.length = 0;
+  await trackerOf([{ ...deposit, last_broadcast_ms: Date.now() - 100 } as OutboxRow, claim], events, { broadcastMs: 0, rebroadcastAfterMs: 2_000 }, new Map()).trackPending();
+  assert.deepEqual(events, []);
+  sentAt.set('deposit', Date.now() - 3_000);
+  events.length = 0;
+  await tracker.trackPending();
+  assert.deepEqual(events, ['send deposit', 'sent deposit', 'send claim', 'sent claim', 'send elsewhere', 'sent elsewhere']);
+});
+
+function trackerOf(rows: OutboxRow[], events: string[], timing: { broadcastMs: number; rebroadcastAfterMs: number }, sentAt = new Map<string, number>()): PendingTracker {
+  const chain = {
+    name: 'main',
+    automine: true,
+    client: { getTransactionCount: async () => 0 },
+  } as unknown as ChainContext;
+  return new PendingTracker({
+    chains: { get: () => chain, has: () => true },
+    store: { unmined: async () => rows },
+    recorder: { recordReceipts: async () => {} },
+    broadcaster: {
+      broadcast: async (sent) => {
+        events.push(`send ${sent.id}`);
+        await new Promise((resolve) => setTimeout(resolve, timing.broadcastMs));
+        events.push(`sent ${sent.id}`);
+      },
+      lastSentAt: (id) => sentAt.get(id),
+    },
+    unstick: async () => {},
+    isAwaited: () => false,
+    kick: () => {},
+    rebroadcastAfterMs: timing.rebroadcastAfterMs,
+  });
+}

@@ -1,0 +1,25 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { runChaos } from './harness.ts';
+import { formatReport, reportFailed } from './report.ts';
+
+// Short runs for CI; `npm run chaos` runs longer ones. Each stays under about 90 s.
+const LOAD_SECONDS = 30;
+
+test('chaos, SQLite, one instance: kill -9 of the service and the node under load; every answered operation on chain once', { timeout: 180_000 }, async (t) => {
+  const report = await runChaos({ durationSeconds: LOAD_SECONDS, seed: 23, instances: 1, store: 'sqlite', killEverySeconds: 7 });
+  t.diagnostic(formatReport(report));
+  assert.equal(reportFailed(report), false, formatReport(report));
+  assert.ok(report.kills.instances + report.kills.chain > 0, 'something was killed');
+});
+
+test(
+  'chaos, PostgreSQL, three instances: kill -9 of instances and the node under load; every answered operation on chain once',
+  { timeout: 180_000, skip: process.env.TEST_DATABASE_URL ? false : 'needs TEST_DATABASE_URL' },
+  async (t) => {
+    const report = await runChaos({ durationSeconds: LOAD_SECONDS, seed: 2323, instances: 3, store: 'postgres', killEverySeconds: 6 });
+    t.diagnostic(formatReport(report));
+    assert.equal(reportFailed(report), false, formatReport(report));
+    assert.ok(report.kills.instances + report.kills.chain > 0, 'something was killed');
+  },
+);

@@ -1,0 +1,95 @@
+import type { ChildProcess } from 'node:child_process';
+import { METRIC_FAMILIES, parsePrometheusText, type Exposition } from '../../metrics/testing/prometheus-text.ts';
+
+/** What the scrapes of a chaos run saw. */
+export interface MetricsSeen {
+  /** Scrapes answered and parsed. */
+  scrapes: number;
+  /** Families never seen with their type in any scrape. */
+  missing: string[];
+  /** Families whose value changed within one process's life. */
+  moving: string[];
+  /** Scrapes that answered but did not parse, or answered another status. */
+  refused: string[];
+}
+
+/**
+ * The families chaos traffic must move: requests, JSON-RPC calls, App2App outcomes, the outbox and
+ * the head. The others (PIN lockouts, sign-in throttles, rate-limit refusals, lags that may read 0
+ * at every scrape) need traffic a chaos run does not make; metrics.test.ts moves each of them.
+ */
+export const MOVED_BY_TRAFFIC = [
+  'wallet_http_requests_total',
+  'wallet_http_request_duration_seconds',
+  'wallet_rpc_requests_total',
+  'wallet_rpc_request_duration_seconds',
+  'wallet_a2a_requests_total',
+  'wallet_outbox_transactions',
+  'wallet_chain_head_block',
+];
+
+const SCRAPE_EVERY_MS = 3_000;
+
+/**
+ * Scrapes `GET /metrics` of every running instance every few seconds until `until`, the way
+ * Prometheus would, and parses each answer strictly. A value counts as moving when two scrapes of
+ * one process (a killed instance starts its counters again) differ.
+ */
+export async function scrapeMetricsDuring(
+  instances: ReadonlyArray<{ child: ChildProcess | undefined; baseUrl: string | undefined }>,
+  until: number,
+): Promise<MetricsSeen> {
+  const typed = new Set<string>();
+  const moving = new Set<string>();
+  const refused: string[] = [];
+  const last = new Map<ChildProcess, Map<string, number>>();
+  let scrapes = 0;
+  const expected = new Map(METRIC_FAMILIES);
+  while (Date.now() < until) {
+    await Promise.all(
+      instances.map(async ({ child, baseUrl }) => {
+        if (!child || !baseUrl) return;
+        let exposition: Exposition;
+        try {
+          const response = await fetch(`${baseUrl}/metrics`, { signal: AbortSignal.timeout(5_000) });
+          const text = await response.text();
+          if (response.status !== 200) {
+            refused.push(`${baseUrl}: ${response.status}`);
+            return;
+          }
+          exposition = parsePrometheusText(text);
+        } catch (error) {
+          // A process killed mid-scrape answers nothing; only what it did answer must parse.
+          if ((error as Error).message.startsWith('line ')) refused.push(`${baseUrl}: ${(error as Error).message}`);
+          return;
+        }
+        scrapes += 1;
+        for (const [name, type] of exposition.types) if (expected.get(name) === type) typed.add(name);
+        const values = new Map<string, number>();
+        for (const sample of exposition.samples) {
+          values.set(`${sample.name}${JSON.stringify(sample.labels)}`, sample.value);
+        }
+        const before = last.get(child);
+        if (before) {
+          for (const [key, value] of values) {
+            if (before.has(key) && before.get(key) !== value) moving.add(familyOf(key));
+          }
+        }
+        last.set(child, values);
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, SCRAPE_EVERY_MS));
+  }
+  return {
+    scrapes,
+    missing: METRIC_FAMILIES.map(([name]) => name).filter((name) => !typed.has(name)),
+    moving: METRIC_FAMILIES.map(([name]) => name).filter((name) => moving.has(name)),
+    refused,
+  };
+}
+
+/** The family of a sample key: a histogram's _bucket, _sum and _count belong to it. */
+function familyOf(key: string): string {
+  const name = key.slice(0, key.indexOf('{'));
+  return name.replace(/_(bucket|sum|count)$/, '');
+}

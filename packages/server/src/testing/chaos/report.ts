@@ -1,0 +1,37 @@
+import type { ChaosReport } from './harness.ts';
+import { MOVED_BY_TRAFFIC } from './metrics-scrape.ts';
+
+/** The figures of a run, as printed by `npm run chaos` and the test. */
+export function formatReport(report: ChaosReport): string {
+  const lines = [
+    `chaos: seed ${report.seed}, ${report.instances} instance(s) on ${report.store}, ${report.durationSeconds} s of load`,
+    `operations ${report.operations.answered + report.operations.refused + report.operations.unanswered}: answered ${report.operations.answered}, refused ${report.operations.refused}, unanswered (cut by a kill) ${report.operations.unanswered}`,
+    ...Object.entries(report.byKind).sort().map(([kind, counts]) => `  ${kind}: ${counts.answered} answered, ${counts.refused} refused, ${counts.unanswered} unanswered`),
+    `kills: ${report.kills.instances + report.kills.chain} (instances ${report.kills.instances}, chain node ${report.kills.chain})`,
+    `cards on chain ${report.cardsOnChain}, accounts checked ${report.accountsChecked}, settled in ${report.settleSeconds.toFixed(1)} s`,
+    `lost ${report.lost}, duplicated ${report.duplicated}, discrepancies ${report.discrepancies.length}`,
+    `metrics: ${report.metrics.scrapes} scrapes parsed; families missing: ${report.metrics.missing.join(', ') || 'none'}; moving: ${report.metrics.moving.length} (${report.metrics.moving.join(', ')})`,
+    ...metricsProblems(report).map((line) => `  ${line}`),
+    ...report.discrepancies.slice(0, 400).map((line) => `  ${line}`),
+  ];
+  if (report.surprises.length > 0) {
+    lines.push(`refusals (${report.surprises.length}, first 10):`, ...report.surprises.slice(0, 10).map((line) => `  ${line}`));
+  }
+  return lines.join('\n');
+}
+
+/** A run fails on any discrepancy, and when nothing at all was answered (a load that never ran proves nothing). */
+export function reportFailed(report: ChaosReport): boolean {
+  return report.discrepancies.length > 0 || report.lost > 0 || report.duplicated > 0 || report.operations.answered === 0 || metricsProblems(report).length > 0;
+}
+
+/** A scrape that did not parse, a family never exported, or one that traffic must move and did not. */
+function metricsProblems(report: ChaosReport): string[] {
+  const { metrics } = report;
+  return [
+    ...metrics.refused.map((line) => `metrics scrape refused: ${line}`),
+    ...metrics.missing.map((name) => `metric family missing: ${name}`),
+    ...(metrics.scrapes === 0 ? ['no /metrics scrape answered'] : []),
+    ...MOVED_BY_TRAFFIC.filter((name) => !metrics.moving.includes(name)).map((name) => `metric did not move under load: ${name}`),
+  ];
+}

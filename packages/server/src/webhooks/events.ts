@@ -1,0 +1,118 @@
+import { randomBytes } from 'node:crypto';
+import type { Db, DbTransaction } from '../store/database.ts';
+import type { WebhookMessageRow } from '../store/schema.ts';
+import { insertMessages, listEndpoints } from './store.ts';
+
+/** The events a partner can receive (docs/webhooks.md has each payload). */
+export const WEBHOOK_EVENTS = [
+  'card.minted',
+  'card.mint_failed',
+  'card.sent',
+  'card.deleted',
+  'escrow.created',
+  'escrow.claimed',
+  'escrow.cancelled',
+  'invite.sent',
+  'invite.accepted',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
+/** Sent only by "send test" to the one endpoint asked. */
+export const TEST_EVENT = 'webhook.test';
+
+/** A message body: Standard Webhooks' `{ type, timestamp, data }`. */
+export function webhookPayload(type: string, data: object, atMs: number): string {
+  return JSON.stringify({ type, timestamp: new Date(atMs).toISOString(), data });
+}
+
+let lastMs = 0;
+let sequence = 0;
+
+/**
+ * A message id that sorts in the order this process made them (`msg_`, the time, a counter and 8
+ * random bytes): the queue delivers each endpoint's messages in id order.
+ */
+export function newMessageId(atMs: number): string {
+  if (atMs === lastMs) sequence += 1;
+  else {
+    lastMs = atMs;
+    sequence = 0;
+  }
+  return `msg_${atMs.toString(36).padStart(9, '0')}${sequence.toString(36).padStart(4, '0')}${randomBytes(8).toString('hex')}`;
+}
+
+/** The queue row of one message for one endpoint, due now (or held until the transaction `outboxKey` is mined). */
+export function newMessageRow(input: { endpointId: string; partnerId: string; type: string; payload: string; atMs: number; eventKey?: string; outboxKey?: string }): WebhookMessageRow {
+  return {
+    id: newMessageId(input.atMs),
+    endpoint_id: input.endpointId,
+    partner_id: input.partnerId,
+    event_type: input.type,
+    payload: input.payload,
+    status: input.outboxKey === undefined ? 'pending' : 'held',
+    attempts: 0,
+    next_attempt_ms: input.atMs,
+    lease_holder: null,
+    lease_until_ms: 0,
+    created_at_ms: input.atMs,
+    delivered_at_ms: null,
+    event_key: input.eventKey ?? null,
+    outbox_key: input.outboxKey ?? null,
+  };
+}
+
+/**
+ * Queues an event for each of the partner's endpoints that takes it. Called with the transaction
+ * that makes the change the event tells of, where there is one, so the event is queued exactly
+ * when the change is stored.
+ *
+ * @example
+ * await db.transaction().execute(async (trx) => {
+ *   if (await markBatchMinted(trx, batch.id, first)) await enqueueWebhookEvent(trx, { partnerId, type: 'card.minted', data });
+ * });
+ */
+export async function enqueueWebhookEvent(
+  db: Db | DbTransaction,
+  event: {
+    partnerId: string;
+    type: WebhookEventType;
+    data: object;
+    atMs?: number;
+    /** For an event its cause may report twice: queued once per endpoint whatever the number of calls. */
+    eventKey?: string;
+    /** Held until this outbox transaction is mined (see holdWebhookEvent). */
+    outboxKey?: string;
+  },
+): Promise<void> {
+  const endpoints = (await listEndpoints(db, event.partnerId)).filter((endpoint) => (JSON.parse(endpoint.events) as string[]).includes(event.type));
+  if (endpoints.length === 0) return;
+  const atMs = event.atMs ?? Date.now();
+  const payload = webhookPayload(event.type, event.data, atMs);
+  await insertMessages(
+    db,
+    endpoints.map((endpoint) => newMessageRow({
+        endpointId: endpoint.id,
+        partnerId: event.partnerId,
+        type: event.type,
+        payload,
+        atMs,
+        ...(event.eventKey === undefined ? {} : { eventKey: event.eventKey }),
+        ...(event.outboxKey === undefined ? {} : { outboxKey: event.outboxKey }),
+      }),
+    ),
+  );
+}
+
+/** The events held until their transaction is mined: each names the outbox transaction that makes it true. */
+export type HeldEventType = Extract<WebhookEventType, 'card.sent' | 'card.deleted' | 'escrow.created' | 'escrow.claimed' | 'escrow.cancelled'>;
+
+/**
+ * The `alongside` of an outbox submission (OutboxSubmission.alongside) that holds an event until
+ * the transaction is mined: stored in the DB transaction that stores the outbox row, so a process
+ * killed at any point after the submission loses neither; release.ts lets it go once the outbox
+ * sees the transaction mined (the event's `tx_hash` added then), or drops it when it failed.
+ * `escrow.created` and `escrow.cancelled` name the cards asked for; release keeps those the
+ * receipt shows moved.
+ */
+export function holdWebhookEvent(event: { partnerId: string; type: HeldEventType; data: object }): (trx: DbTransaction, row: { idempotency_key: string }) => Promise<void> {
+  return (trx, row) => enqueueWebhookEvent(trx, { ...event, outboxKey: row.idempotency_key });
+}

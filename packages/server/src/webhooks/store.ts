@@ -1,0 +1,176 @@
+import { sql } from 'kysely';
+import type { Db, DbTransaction } from '../store/database.ts';
+import type { WebhookAttemptRow, WebhookEndpointRow, WebhookMessageRow } from '../store/schema.ts';
+
+export async function insertEndpoint(db: Db, row: WebhookEndpointRow): Promise<void> {
+  await db.insertInto('webhook_endpoints').values(row).execute();
+}
+
+/** A partner's endpoints that are not deleted, oldest first. */
+export function listEndpoints(db: Db | DbTransaction, partnerId: string): Promise<WebhookEndpointRow[]> {
+  return db.selectFrom('webhook_endpoints').selectAll().where('partner_id', '=', partnerId).where('deleted_at_ms', 'is', null).orderBy('created_at_ms').orderBy('id').execute();
+}
+
+export function findEndpoint(db: Db, partnerId: string, endpointId: string): Promise<WebhookEndpointRow | undefined> {
+  return db.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpointId).where('partner_id', '=', partnerId).where('deleted_at_ms', 'is', null).executeTakeFirst();
+}
+
+export function findEndpointById(db: Db, endpointId: string): Promise<WebhookEndpointRow | undefined> {
+  return db.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpointId).executeTakeFirst();
+}
+
+/** Writes an endpoint's secrets after a rotation (sealed, with until when the previous one signs too). */
+export async function setEndpointSecrets(db: Db, endpointId: string, secrets: Pick<WebhookEndpointRow, 'secret' | 'previous_secret' | 'previous_secret_until_ms' | 'secret_master_key_id'>): Promise<void> {
+  await db.updateTable('webhook_endpoints').set(secrets).where('id', '=', endpointId).execute();
+}
+
+/** Deletes an endpoint (kept for its log) and gives up its pending messages, in one transaction. */
+export async function deleteEndpoint(db: Db, endpointId: string, atMs: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('webhook_endpoints').set({ deleted_at_ms: atMs }).where('id', '=', endpointId).execute();
+    await trx.updateTable('webhook_messages').set({ status: 'failed' }).where('endpoint_id', '=', endpointId).where('status', 'in', ['pending', 'held']).execute();
+  });
+}
+
+export async function insertMessages(db: Db | DbTransaction, rows: WebhookMessageRow[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('webhook_messages').values(rows).onConflict((conflict) => conflict.columns(['endpoint_id', 'event_key']).doNothing()).execute();
+}
+
+/**
+ * Messages due for an attempt: pending, their time come, not leased, and each the oldest pending
+ * message of its endpoint (so an endpoint gets its messages in order, one at a time). A held
+ * message waits for its transaction and the endpoint's later messages wait behind it.
+ */
+export function dueMessages(db: Db, nowMs: number, limit: number): Promise<WebhookMessageRow[]> {
+  return db
+    .selectFrom('webhook_messages as m')
+    .selectAll('m')
+    .where('m.status', '=', 'pending')
+    .where('m.next_attempt_ms', '<=', nowMs)
+    .where('m.lease_until_ms', '<', nowMs)
+    .where((where) =>
+      where.not(
+        where.exists(
+          where
+            .selectFrom('webhook_messages as earlier')
+            .select(sql`1`.as('one'))
+            .whereRef('earlier.endpoint_id', '=', 'm.endpoint_id')
+            .where('earlier.status', 'in', ['pending', 'held'])
+            .whereRef('earlier.id', '<', 'm.id'),
+        ),
+      ),
+    )
+    .orderBy('m.next_attempt_ms')
+    .limit(limit)
+    .execute();
+}
+
+/** Leases a due message to one worker: a guarded update, so of two instances only one gets it. */
+export async function leaseMessage(db: Db, messageId: string, holder: string, nowMs: number, leaseUntilMs: number): Promise<boolean> {
+  const moved = await db
+    .updateTable('webhook_messages')
+    .set({ lease_holder: holder, lease_until_ms: leaseUntilMs })
+    .where('id', '=', messageId)
+    .where('status', '=', 'pending')
+    .where('lease_until_ms', '<', nowMs)
+    .executeTakeFirst();
+  return moved.numUpdatedRows === 1n;
+}
+
+/** Records an attempt and the message's next state (delivered, another try at `nextAttemptMs`, or failed), if this worker still holds it. */
+export async function recordAttempt(
+  db: Db,
+  attempt: WebhookAttemptRow,
+  holder: string,
+  outcome: { status: 'delivered' } | { status: 'pending'; nextAttemptMs: number } | { status: 'failed' },
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto('webhook_attempts').values(attempt).execute();
+    await trx
+      .updateTable('webhook_messages')
+      .set({
+        status: outcome.status,
+        attempts: sql`attempts + 1`,
+        lease_holder: null,
+        lease_until_ms: 0,
+        ...(outcome.status === 'pending' ? { next_attempt_ms: outcome.nextAttemptMs } : {}),
+        ...(outcome.status === 'delivered' ? { delivered_at_ms: attempt.at_ms } : {}),
+      })
+      .where('id', '=', attempt.message_id)
+      .where('lease_holder', '=', holder)
+      .execute();
+  });
+}
+
+/** The newest messages of an endpoint, with their attempts: the delivery log. */
+export async function listDeliveries(db: Db, endpointId: string, limit: number): Promise<Array<WebhookMessageRow & { attemptRows: WebhookAttemptRow[] }>> {
+  const messages = await db.selectFrom('webhook_messages').selectAll().where('endpoint_id', '=', endpointId).orderBy('id', 'desc').limit(limit).execute();
+  if (messages.length === 0) return [];
+  const attempts = await db
+    .selectFrom('webhook_attempts')
+    .selectAll()
+    .where(
+      'message_id',
+      'in',
+      messages.map((message) => message.id),
+    )
+    .orderBy('at_ms')
+    .orderBy('id')
+    .execute();
+  return messages.map((message) => ({ ...message, attemptRows: attempts.filter((attempt) => attempt.message_id === message.id) }));
+}
+
+export function findMessage(db: Db, endpointId: string, messageId: string): Promise<WebhookMessageRow | undefined> {
+  return db.selectFrom('webhook_messages').selectAll().where('id', '=', messageId).where('endpoint_id', '=', endpointId).executeTakeFirst();
+}
+
+/** Puts a message back in the queue for an attempt now (manual redelivery). */
+export async function requeueMessage(db: Db, messageId: string, nowMs: number): Promise<void> {
+  await db.updateTable('webhook_messages').set({ status: 'pending', next_attempt_ms: nowMs }).where('id', '=', messageId).execute();
+}
+
+/** Forgets delivered and given-up messages made before `beforeMs`, with their attempts. */
+export async function deleteFinishedMessagesBefore(db: Db, beforeMs: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const finished = trx.selectFrom('webhook_messages').select('id').where('created_at_ms', '<', beforeMs).where('status', 'in', ['delivered', 'failed']);
+    await trx.deleteFrom('webhook_attempts').where('message_id', 'in', finished).execute();
+    await trx.deleteFrom('webhook_messages').where('created_at_ms', '<', beforeMs).where('status', 'in', ['delivered', 'failed']).execute();
+  });
+}
+
+/** A held message whose transaction is final, with what the outbox knows of it. */
+export interface SettledHeldMessage {
+  outbox_key: string;
+  event_type: string;
+  payload: string;
+  outbox_status: string;
+  receipt_status: string | null;
+  tx_hash: string;
+  chain: string;
+  to_address: string | null;
+}
+
+/** Held messages whose outbox transaction is mined or failed, one per transaction (all its endpoints get the same body). */
+export async function settledHeldMessages(db: Db, limit: number): Promise<SettledHeldMessage[]> {
+  const rows = await db
+    .selectFrom('webhook_messages as m')
+    .innerJoin('outbox_transactions as o', 'o.idempotency_key', 'm.outbox_key')
+    .select(['m.outbox_key', 'm.event_type', 'm.payload', 'o.status as outbox_status', 'o.receipt_status', 'o.tx_hash', 'o.chain', 'o.to_address'])
+    .where('m.status', '=', 'held')
+    .where('o.status', 'in', ['mined', 'failed'])
+    .orderBy('m.id')
+    .limit(limit)
+    .execute();
+  const seen = new Set<string>();
+  return rows.filter((row) => row.outbox_key !== null && !seen.has(row.outbox_key) && seen.add(row.outbox_key)) as SettledHeldMessage[];
+}
+
+/** Lets a transaction's held messages go, with their final body, due now: a guarded update, so a second release changes nothing. */
+export async function releaseHeldMessages(db: Db, outboxKey: string, payload: string, nowMs: number): Promise<void> {
+  await db.updateTable('webhook_messages').set({ status: 'pending', payload, next_attempt_ms: nowMs }).where('outbox_key', '=', outboxKey).where('status', '=', 'held').execute();
+}
+
+/** Forgets a transaction's held messages: it failed, so what they tell of did not happen. */
+export async function dropHeldMessages(db: Db, outboxKey: string): Promise<void> {
+  await db.deleteFrom('webhook_messages').where('outbox_key', '=', outboxKey).where('status', '=', 'held').execute();
+}

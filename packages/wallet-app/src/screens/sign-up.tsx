@@ -1,0 +1,80 @@
+import { useState } from 'preact/hooks';
+import { accountApi } from '../account-api.ts';
+import type { Member } from '../api-types.ts';
+import { AppLink, PinField } from '../components/fields.tsx';
+import { Screen } from '../components/screen.tsx';
+import { describeError } from '../messages.ts';
+import { navigate } from '../router.ts';
+
+/**
+ * Sign-up: legal name, phone, e-mail, password, birth date and a 6-digit PIN entered twice. Opened
+ * from a screen that waits for a member (`returnTo`, e.g. a claim link), it goes back there after,
+ * with the fragment it came with (the claim's secret).
+ */
+export function SignUp(props: { returnTo: string | null; onSignedIn: (member: Member) => void }) {
+  const back = props.returnTo === null ? null : props.returnTo + location.hash;
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: SubmitEvent) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const field = (name: string) => String(form.get(name) ?? '');
+    setError('');
+    if (!/^\d{6}$/.test(field('pin'))) return fail('The PIN is 6 digits.', 'pin');
+    if (field('pin') !== field('pin-again')) return fail('The two PINs are not the same.', 'pin-again');
+    setBusy(true);
+    try {
+      const signedIn = await accountApi.signUp({
+        name: field('name').trim(),
+        phone: field('phone').trim(),
+        email: field('email').trim(),
+        password: field('password'),
+        birth: field('birth'),
+        pin: field('pin'),
+      });
+      props.onSignedIn(signedIn.member);
+      navigate(back ?? '/', { replace: true });
+    } catch (caught) {
+      setError(describeError(caught));
+      setBusy(false);
+    }
+  }
+
+  function fail(message: string, focus: string) {
+    setError(message);
+    document.getElementById(focus)?.focus();
+  }
+
+  return (
+    <Screen title="Create your wallet">
+      <p class="lead">Use your legal name and your own phone number: cards sent to you by name and phone before you joined become yours.</p>
+      <form id="sign-up" class="stack" onSubmit={submit} aria-describedby={error ? 'sign-up-error' : undefined}>
+        <label for="name">Legal name</label>
+        <input id="name" name="name" autocomplete="name" maxLength={100} required />
+        <label for="phone">Phone number</label>
+        <input id="phone" name="phone" type="tel" autocomplete="tel" required />
+        <label for="email">E-mail</label>
+        <input id="email" name="email" type="email" autocomplete="email" required />
+        <label for="password">Password</label>
+        <input id="password" name="password" type="password" autocomplete="new-password" minLength={8} required />
+        <label for="birth">Birth date</label>
+        <input id="birth" name="birth" type="date" autocomplete="bday" required />
+        <PinField id="pin" label="PIN (6 digits, to approve payments and signatures)" />
+        <PinField id="pin-again" label="PIN again" />
+        {error && (
+          <p id="sign-up-error" class="error" role="alert">
+            {error}
+          </p>
+        )}
+        <button class="primary" type="submit" disabled={busy}>
+          {busy ? 'Creating your wallet…' : 'Create wallet'}
+        </button>
+      </form>
+      <p>
+        Already a member?{' '}
+        <AppLink href={back ?? '/sign-in'}>Sign in</AppLink>
+      </p>
+    </Screen>
+  );
+}
