@@ -101,8 +101,8 @@ export class ChainRegistry {
   }
 
   /** Kills the nodes this process started, at once (a shutdown out of time); their last periodic state dump stays. */
-  killNodes(): void {
-    for (const chain of this.all()) chain.node?.kill();
+  async killNodes(): Promise<void> {
+    await Promise.all(this.all().map((chain) => chain.node?.kill()));
   }
 
   /** Stops the nodes this process started. */

@@ -87,13 +87,19 @@ export class ManagedNode extends EventEmitter {
     return this.rpcUrl;
   }
 
-  /** Stops the node gracefully so that it dumps its state. */
-  /** Ends the node at once (SIGKILL), without its state dump: for a process that must exit now. */
-  kill(): void {
+  /**
+   * Ends the node at once (SIGKILL), without its state dump: for a process that must exit now.
+   * Resolves once the node process is gone (at most `limitMs`), so an exit right after it leaves
+   * no node still dying behind.
+   */
+  async kill(limitMs = 2_000): Promise<void> {
     this.stopping = true;
     this.child?.killHard();
     void this.wholeCopies?.close();
+    if (this.nodePid !== undefined) await waitForExit(this.nodePid, limitMs);
   }
+
+  /** Stops the node gracefully so that it dumps its state. */
 
   async stop(): Promise<void> {
     this.stopping = true;
@@ -107,6 +113,8 @@ export class ManagedNode extends EventEmitter {
       const timer = setTimeout(() => child.killHard(), 10_000);
       await exited;
       clearTimeout(timer);
+      // The watchdog waits for the node, unless both were killed hard: then the node may be dying still.
+      if (this.nodePid !== undefined) await waitForExit(this.nodePid, 2_000);
     }
     rmSync(this.recordPath, { force: true });
   }
@@ -226,6 +234,19 @@ export function isAlive(pid: number): boolean {
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Waits until process `pid` has ended (a zombie not yet reaped counts as ended), at most `limitMs`. */
+async function waitForExit(pid: number, limitMs: number): Promise<void> {
+  for (const deadline = Date.now() + limitMs; isAlive(pid) && !isZombie(pid) && Date.now() < deadline; ) await sleep(20);
+}
+
+function isZombie(pid: number): boolean {
+  try {
+    return /^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
   }
 }
 

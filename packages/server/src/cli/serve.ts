@@ -39,8 +39,7 @@ export async function serve(configured: Readonly<Config>): Promise<number> {
       const limit = setTimeout(() => {
         log.error(`shutdown took longer than ${SHUTDOWN_LIMIT_MS} ms; exiting now`);
         // The embedded nodes go with the process rather than outlive it while they dump their state.
-        services?.chains.killNodes();
-        process.exit(1);
+        void Promise.resolve(services?.chains.killNodes()).finally(() => process.exit(1));
       }, SHUTDOWN_LIMIT_MS);
       limit.unref();
       await closeApp(app, log);
@@ -82,8 +81,8 @@ export async function serve(configured: Readonly<Config>): Promise<number> {
       process.on(signal, () => {
         if (closing) {
           log.warn(`${signal} again: exiting without finishing the shutdown`);
-          services?.chains.killNodes();
-          process.exit(1);
+          void Promise.resolve(services?.chains.killNodes()).finally(() => process.exit(1));
+          return;
         }
         void shutdown(signal).then(resolve, (error: Error) => {
           log.error(error);

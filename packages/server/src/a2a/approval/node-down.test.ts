@@ -19,7 +19,7 @@ test('an approval while the chain node does not answer: 503, nothing sent, the r
   const key = await prepareKey(app, { bapp: BAPP, type: 'send_coin', transaction: { from: member.address, to: recipient, amount: '0.5' } });
   assert.equal((await openAs(app, member.token, key)).statusCode, 200);
 
-  services.chains.get('main').node!.kill();
+  await services.chains.get('main').node!.kill();
   for (let attempt = 0; attempt < 2; attempt++) {
     const approved = await approveAs(app, member.token, key, member.pin);
     assert.equal(approved.statusCode, 503, approved.body);
