@@ -6,9 +6,9 @@
 // its script: a binary built for the Node.js that runs it. So it is run here, on Node.js 20 only,
 // and only when the binary it built before does not load.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 
 if (Number(process.versions.napi) >= 10) process.exit(0);
 
@@ -29,8 +29,13 @@ try {
 }
 const { install } = JSON.parse(readFileSync(`${packageDir}/package.json`, 'utf8')).scripts;
 console.log(`better-sqlite3-node20 for Node.js ${process.version}: ${install}`);
+// node-gyp downloads the headers of this Node.js unless told where they are; an installation that
+// ships them (Debian's nodejs, the official tarballs) needs no network for them.
+const env = { ...process.env };
+const prefix = dirname(dirname(process.execPath));
+if (!env.npm_config_nodedir && existsSync(join(prefix, 'include', 'node', 'node.h'))) env.npm_config_nodedir = prefix;
 // A compiler's output is long: shown only when the build fails.
-const built = spawnSync(install, { cwd: packageDir, shell: true, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+const built = spawnSync(install, { cwd: packageDir, shell: true, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 if (built.status !== 0) {
   process.stdout.write(built.stdout ?? '');
   process.stderr.write(built.stderr ?? '');
