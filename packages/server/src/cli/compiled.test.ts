@@ -66,5 +66,21 @@ describe('the compiled service', () => {
     const rpcUrl = JSON.parse(readFileSync(join(dataDir, 'chains', 'main', 'node.json'), 'utf8')).rpcUrl;
     const code = await createPublicClient({ transport: http(rpcUrl) }).getCode({ address: contract as Address });
     assert.ok(code && code.length > 2, 'the card contract has code on the chain');
+
+    // The whole-dump copier runs in a worker thread from the bundle's own source: its copy of the
+    // node's state comes to hold the contract deployed just now.
+    const copy = join(dataDir, 'chains', 'main', 'state.json.previous');
+    const deadline = Date.now() + 30_000;
+    const holdsContract = () => {
+      try {
+        return readFileSync(copy, 'utf8').toLowerCase().includes(contract.slice(2).toLowerCase());
+      } catch {
+        return false;
+      }
+    };
+    while (!holdsContract()) {
+      assert.ok(Date.now() < deadline, 'the copy of the last whole state dump holds the new contract within 30 s');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
   });
 });
