@@ -32,8 +32,8 @@ export interface EmbeddedNodePoolOptions<T extends PooledTransaction> {
  * lowest transaction is still the same STUCK_MS later, has its transactions taken out of the
  * node's pool and sent again in nonce order (see clearAccountPool).
  *
- * Answers the function to call on each pass with the unmined transactions, those sent in this
- * pass, and the pass's time.
+ * Answers the function to call on each pass with the unmined transactions in the order they were
+ * stored, those sent in this pass, and the pass's time.
  */
 export function embeddedNodeUnsticker<T extends PooledTransaction>(
   options: EmbeddedNodePoolOptions<T>,
@@ -62,7 +62,10 @@ export function embeddedNodeUnsticker<T extends PooledTransaction>(
       if (queuedNext || (seen?.id === row.id && now - seen.since > STUCK_MS)) stuck.push(row);
     }
     const stuckAccounts = new Set(stuck.map(accountOf));
-    await Promise.all([...lowest].filter(([key]) => !stuckAccounts.has(key)).map(([, row]) => send(row)));
+    // One after another in the order they were stored (lowest keeps unmined's order): one account's
+    // transaction may depend on another's stored before it (a claim on its deposit), and an
+    // automining node mines each as it comes.
+    for (const [key, row] of lowest) if (!stuckAccounts.has(key)) await send(row);
     for (const name of new Set(stalled.map((row) => row.chain))) {
       if (await mineStalledPool(chains.get(name))) log?.info(`outbox: mined a block for transactions the ${name} node held back`);
     }
