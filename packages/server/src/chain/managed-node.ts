@@ -92,7 +92,7 @@ export class ManagedNode extends EventEmitter {
    * Resolves once the node process is gone (at most `limitMs`), so an exit right after it leaves
    * no node still dying behind.
    */
-  async kill(limitMs = 2_000): Promise<void> {
+  async kill(limitMs = 1_000): Promise<void> {
     this.stopping = true;
     this.child?.killHard();
     void this.wholeCopies?.close();
