@@ -11,6 +11,7 @@ import { databaseUrlWithSchema } from '../testing/test-store.ts';
 import { buildAddresses, buildMintPayload } from '../cards/testing/card-factories.ts';
 import { forgetOldKeys } from '../partner-api/idempotency/commands.ts';
 import { claimCard } from './claims/commands.ts';
+import { claimLinkParts } from './testing/claim-links.ts';
 
 let installation: TestInstallation;
 let env: NodeJS.ProcessEnv;
@@ -24,15 +25,6 @@ after(async () => {
   await stopService(service);
   await installation.remove();
 });
-
-/** The claim link's id and secret. */
-function partsOf(link: string): { claimId: string; secret: string } {
-  const url = new URL(link);
-  const match = /^\/claim\/([A-Za-z0-9_-]{22})$/.exec(url.pathname);
-  assert.ok(match, link);
-  assert.match(url.hash, /^#[0-9a-f]{64}$/);
-  return { claimId: match[1]!, secret: url.hash.slice(1) };
-}
 
 test('A17 SIGKILLed after its deposit was submitted: the retry with the key answers the claim links of that deposit, and they claim', async () => {
   const setup = await installation.open();
@@ -86,7 +78,7 @@ test('A17 SIGKILLed after its deposit was submitted: the retry with the key answ
   assert.equal(retry.headers.get('idempotent-replayed'), null, 'answered from the transaction, not a stored answer');
   assert.equal(retry.json.fail_count, 1);
   assert.deepEqual(retry.json.failed_card_ids, [notHeld]);
-  const links = (retry.json.claim_links as string[]).map(partsOf);
+  const links = (retry.json.claim_links as string[]).map(claimLinkParts);
   assert.equal(links.length, 2);
   // The links are those of the first call: its claim ids, in the order of card_ids, with the secrets whose hashes went on chain.
   const byId = new Map(stored.map((row) => [row.id, row]));

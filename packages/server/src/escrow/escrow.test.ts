@@ -9,6 +9,7 @@ import { withoutMessage } from '../testing/responses.ts';
 import { operationKey } from '../cards/partner-signing.ts';
 import { depositCards } from './commands.ts';
 import { openTestApp, type TestApp } from '../testing/test-services.ts';
+import { claimLinkParts } from './testing/claim-links.ts';
 
 let t: TestApp;
 before(async () => {
@@ -41,15 +42,6 @@ async function partnerWithCards(count: number) {
   const call = (method: 'GET' | 'POST' | 'DELETE', url: string, body?: Record<string, unknown>) =>
     partnerCall(t.app, partner.token, method, url, body && { pin: partner.pinHash, contract_address: partner.contractAddress, ...body });
   return { ...partner, own, cardIds, call };
-}
-
-/** The claim link's id and secret. */
-function partsOf(link: string): { claimId: string; secret: string } {
-  const url = new URL(link);
-  const match = /^\/claim\/([A-Za-z0-9_-]{22})$/.exec(url.pathname);
-  assert.ok(match, link);
-  assert.match(url.hash, /^#[0-9a-f]{64}$/);
-  return { claimId: match[1]!, secret: url.hash.slice(1) };
 }
 
 test('A15 to A19: approve, deposit with links, list, claim once, cancel; refusals change nothing', async () => {
@@ -97,7 +89,7 @@ test('A15 to A19: approve, deposit with links, list, claim once, cancel; refusal
   assert.deepEqual(result.failed_card_ids, [c5]);
   assert.equal(result.claim_links.length, 3);
   for (const link of result.claim_links) assert.ok(link.startsWith(`${t.services.config.publicUrl}/claim/`), link);
-  const [link1, link2, link3] = (result.claim_links as string[]).map(partsOf) as [ReturnType<typeof partsOf>, ReturnType<typeof partsOf>, ReturnType<typeof partsOf>];
+  const [link1, link2, link3] = (result.claim_links as string[]).map(claimLinkParts) as [ReturnType<typeof claimLinkParts>, ReturnType<typeof claimLinkParts>, ReturnType<typeof claimLinkParts>];
   for (const cardId of [c1, c2, c3]) assert.equal(await ownerOf(contract, cardId), escrow, `card ${cardId} is held by the escrow`);
   assert.equal(await ownerOf(contract, c5), member.address.toLowerCase());
   const receipt = await partnerCall(t.app, partner.token, 'GET', `/v2/wallet/receipt?tx_hash=${result.tx_hash}`);
@@ -265,7 +257,7 @@ test('races: two deposits of the same card give it one link; two members claimin
   const rows = await t.services.store.db.selectFrom('escrow_claims').select('id').where('contract', '=', partner.contractAddress).execute();
   assert.equal(rows.length, 1, 'the deposit that failed left no row');
 
-  const link = partsOf(links[0]!);
+  const link = claimLinkParts(links[0]!);
   const members = await Promise.all([signedInMember(t.app, t.services), signedInMember(t.app, t.services)]);
   const claims = await Promise.all(
     members.map((member) => walletApp(t.app, member.token, 'POST', `/v2/wallet-app/claims/${link.claimId}/claim`, { secret: link.secret })),
@@ -304,11 +296,11 @@ test('a claim transaction that did not go through is sent again under the next a
   assert.equal((await partner.call('POST', '/v2/escrow/approve', {})).statusCode, 200);
   const deposit = await partner.call('POST', '/v2/escrow', { card_ids: [retried, exhausted] });
   assert.equal(deposit.statusCode, 200, deposit.body);
-  const [retriedLink, exhaustedLink] = (deposit.json().claim_links as string[]).map(partsOf) as [ReturnType<typeof partsOf>, ReturnType<typeof partsOf>];
+  const [retriedLink, exhaustedLink] = (deposit.json().claim_links as string[]).map(claimLinkParts) as [ReturnType<typeof claimLinkParts>, ReturnType<typeof claimLinkParts>];
   const member = await signedInMember(t.app, t.services);
-  const claim = (link: ReturnType<typeof partsOf>) =>
+  const claim = (link: ReturnType<typeof claimLinkParts>) =>
     walletApp(t.app, member.token, 'POST', `/v2/wallet-app/claims/${link.claimId}/claim`, { secret: link.secret });
-  const claimTransactions = (link: ReturnType<typeof partsOf>) =>
+  const claimTransactions = (link: ReturnType<typeof claimLinkParts>) =>
     t.services.store.db
       .selectFrom('outbox_transactions')
       .select(['idempotency_key', 'tx_hash', 'receipt_status'])
@@ -365,7 +357,7 @@ test('A17 resumed under its key with nothing submitted drops the first call\'s c
   assert.equal(first.claim_links.length, 2);
   assert.equal(first.fail_count, 0);
   const rows = await t.services.store.db.selectFrom('escrow_claims').select('id').where('deposit_key', '=', depositKey).execute();
-  assert.deepEqual(new Set(rows.map((row) => row.id)), new Set(first.claim_links.map((link) => partsOf(link).claimId)), 'the orphan rows are gone');
+  assert.deepEqual(new Set(rows.map((row) => row.id)), new Set(first.claim_links.map((link) => claimLinkParts(link).claimId)), 'the orphan rows are gone');
   // Resumed again, the deposit is found submitted: the answer is rebuilt from the sealed secrets.
   assert.deepEqual(await depositCards(t.services, partner.partner, input), first);
 });
