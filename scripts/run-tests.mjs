@@ -5,7 +5,8 @@
 // planBrowserSuites there for when it is installed, and when a missing one fails or skips them.
 // Usage: npm test [-- <path filter>...]
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { tsImport } from 'tsx/esm/api';
 
@@ -68,16 +69,53 @@ const storeBacked = all.filter((file) => {
   return /test-services|WALLET_TEST_STORE/.test(source) && !source.includes('availableTestStoreKinds');
 });
 
+// Each pass also writes every test's duration here, for the slowest-tests report at the end.
+const timesDir = mkdtempSync(join(tmpdir(), 'wallet-test-times-'));
+const timedPasses = [];
+const started = Date.now();
+
 function run(label, files, env) {
   console.log(`\n# ${label}: ${files.length} test files`);
   // Given no files, node --test would look for tests everywhere.
   if (files.length === 0) return true;
+  const times = join(timesDir, `${timedPasses.length}.jsonl`);
+  timedPasses.push({ label, times });
   const result = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
+    [
+      '--import', 'tsx', '--test', '--test-concurrency=2',
+      '--test-reporter=spec', '--test-reporter-destination=stdout',
+      `--test-reporter=${join(root, 'scripts/test-times-reporter.mjs')}`, `--test-reporter-destination=${times}`,
+      ...files,
+    ],
     { cwd: root, stdio: 'inherit', env: { ...process.env, ...browserEnv, ...env } },
   );
   return result.status === 0;
+}
+
+/** The slowest tests of every pass, so that the next slow test is seen when it lands. */
+function printSlowestTests(count) {
+  const tests = [];
+  for (const { label, times } of timedPasses) {
+    let lines = [];
+    try {
+      lines = readFileSync(times, 'utf8').split('\n').filter(Boolean);
+    } catch {
+      continue; // the pass ended before writing any line
+    }
+    for (const line of lines) tests.push({ label, ...JSON.parse(line) });
+  }
+  rmSync(timesDir, { recursive: true, force: true });
+  if (tests.length === 0) return;
+  tests.sort((a, b) => b.ms - a.ms);
+  const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`.padStart(8);
+  console.log(`\n# slowest ${Math.min(count, tests.length)} of ${tests.length} tests (whole run ${seconds(Date.now() - started).trim()}):`);
+  for (const test of tests.slice(0, count)) {
+    const file = test.file ? relative(root, test.file) : '?';
+    console.log(`#  ${seconds(test.ms)}  ${test.name}  (${file}, ${test.label})`);
+  }
+  const counted = (outcome) => tests.filter((test) => test.outcome === outcome).length;
+  console.log(`\ntests: ${counted('passed')} passed, ${counted('failed')} failed, ${counted('skipped')} skipped`);
 }
 
 let ok = run('SQLite store', all, { WALLET_TEST_STORE: 'sqlite' }) && browserReady;
@@ -87,4 +125,5 @@ if (process.env.TEST_DATABASE_URL) {
   console.log('\n# PostgreSQL store: skipped (set TEST_DATABASE_URL to run the store-backed tests on PostgreSQL)');
 }
 if (browserSkipped) console.log(browserSkipped);
+printSlowestTests(10);
 process.exit(ok ? 0 : 1);

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { runInNewContext } from 'node:vm';
 import * as source from './index.ts';
+import * as providerSource from './provider/index.ts';
+import * as wagmiSource from './wagmi/index.ts';
 import { BASE, fakeFetch, KEY } from './testing/fake-fetch.ts';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -26,7 +28,9 @@ function built(path: string): string {
 describe('SDK build outputs', () => {
   test('are newer than every source file', () => {
     const bundle = statSync(built('browser/wallet-a2a.js')).mtimeMs;
-    const sources = readdirSync(join(root, 'src')).filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'));
+    const sources = readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' }).filter(
+      (file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.startsWith('testing'),
+    );
     for (const file of sources) {
       assert.ok(statSync(join(root, 'src', file)).mtimeMs <= bundle, `src/${file} changed after the last build: ${REBUILD}`);
     }
@@ -78,7 +82,36 @@ export async function connect(): Promise<string | null> {
     const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
     const targets = [manifest.main, manifest.module, manifest.types, manifest.exports['./browser']];
     for (const condition of Object.values(manifest.exports['.'] as Record<string, Record<string, string>>)) targets.push(...Object.values(condition));
+    for (const subpath of ['./provider', './wagmi']) {
+      for (const condition of Object.values(manifest.exports[subpath] as Record<string, Record<string, string>>)) targets.push(...Object.values(condition));
+    }
+    targets.push(manifest.exports['./browser/provider']);
     for (const target of targets) assert.ok(existsSync(join(root, target)), `${target} is missing: ${REBUILD}`);
+  });
+
+  test('the subpaths /provider and /wagmi, as ES modules and CommonJS, export what their sources do', async () => {
+    const require = createRequire(import.meta.url);
+    for (const [subpath, sourceModule] of [['provider', providerSource], ['wagmi', wagmiSource]] as const) {
+      const names = Object.keys(sourceModule).sort();
+      assert.deepEqual(Object.keys(await import(built(`esm/${subpath}/index.js`))).sort(), names, subpath);
+      assert.deepEqual(Object.keys(require(built(`cjs/${subpath}.cjs`))).sort(), names, subpath);
+      assert.ok(existsSync(built(`esm/${subpath}/index.d.ts`)));
+    }
+    // wagmi and viem stay the dapp's own copies.
+    assert.match(readFileSync(built('cjs/wagmi.cjs'), 'utf8'), /require\("@wagmi\/core"\)/);
+  });
+
+  test('the browser provider bundle defines WalletA2AProvider and answers eth_chainId in a page', async () => {
+    const code = readFileSync(built('browser/wallet-a2a-provider.js'), 'utf8');
+    assert.doesNotMatch(code, /\brequire\(|\bimport\s*[{(*]|\bexport\s/, 'no module syntax');
+    const fake = fakeFetch({ body: { chains: [{ chain: 'main', chain_id: 31337, rpc_url: `${BASE}/v2/a2a/rpc/main` }] } });
+    const page: Record<string, unknown> = { location: { origin: BASE }, fetch: fake.fetch, URL, URLSearchParams, AbortController, setTimeout, clearTimeout, Response };
+    page.window = page;
+    runInNewContext(code, page);
+    const { createProvider } = page.WalletA2AProvider as typeof providerSource;
+    const provider = createProvider({ bappName: 'Page', storage: null });
+    assert.equal(await provider.request({ method: 'eth_chainId' }), '0x7a69');
+    assert.equal(fake.calls[0]!.url, `${BASE}/v2/a2a/chains`);
   });
 
   test('the browser bundle is one script that defines WalletA2A and works in a page', async () => {

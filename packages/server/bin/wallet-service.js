@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // The compiled service and CLI (dist/, built by `npm install`; scripts/build.mjs).
 // bin/wallet-service-tsx.js runs the TypeScript sources instead, as the tests do.
+// Everything this process and its children (anvil) create is owner-only (docs/operations.md, "File modes").
+process.umask(0o077);
 let compiled;
 try {
   compiled = await import('../dist/wallet-service.js');

@@ -13,6 +13,7 @@ import { a2aPrepareRoutes } from './a2a/prepare/routes.ts';
 import { a2aResultRoutes, answerHeldPoll } from './a2a/requests/routes.ts';
 import { a2aLinksRoutes } from './a2a/links/routes.ts';
 import { a2aCardsRoutes } from './a2a/cards/routes.ts';
+import { a2aChainRoutes } from './a2a/chains/routes.ts';
 import { walletAppRoutes } from './wallet-app/routes.ts';
 import { sessionRoutes } from './wallet-app/sessions/routes.ts';
 import { memberRoutes } from './wallet-app/members/routes.ts';
@@ -39,6 +40,8 @@ import { claimRoutes } from './escrow/claims/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { exampleRoutes } from './examples/routes.ts';
 import { answerClientError } from './http/client-errors.ts';
+import { applyBodyLimits, uploadBodyLimit } from './http/body-limits.ts';
+import { registerRateLimits } from './http/rate-limit/limits.ts';
 import { discardUnreadBody, isBodyRead, lingerOnClose, REFUSED_BODY_DISCARD } from './http/unread-body.ts';
 import { Errors } from './errors/codes.ts';
 import { registerOpenApiDocument } from './openapi/document.ts';
@@ -47,6 +50,8 @@ import { ErrorBody } from './http/schema.ts';
 import { openApiRoutes } from './openapi/routes.ts';
 import { metricsRoutes } from './metrics/routes.ts';
 import { requestContext } from './logging/logger.ts';
+import { addSecretFieldsOfRoute } from './logging/redaction.ts';
+import { SECRET_AJV_KEYWORDS } from './lib/secret.ts';
 
 export interface BuildAppOptions {
   services: Services;
@@ -100,7 +105,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       const { reqId: _reqId, ...rest } = bindings as Record<string, unknown>;
       return logger.child(rest, childOptions);
     },
-    bodyLimit: 1024 * 1024,
+    // Bodies are bounded by http/body-limits.ts (413 in each family's body); this is Fastify's own backstop.
+    bodyLimit: options.services.config.http.maxJsonBodyBytes,
     trustProxy: options.services.config.trustProxy,
     // Refused by the router before any route or error handler runs: answered with the registry's
     // 400 body too, saying what was wrong without echoing the (possibly huge) path.
@@ -113,6 +119,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.decorate('services', options.services);
   app.decorate('heldResults', a2a.heldResults);
+  const { http: requestLimits, uploads } = options.services.config;
+  applyBodyLimits(app, { bodyBytes: requestLimits.maxJsonBodyBytes, uploadBodyBytes: uploadBodyLimit(uploads.maxImageBytes), jsonDepth: requestLimits.maxJsonDepth });
+  // Before any route: each unauthenticated route gets its per-address limit as it is declared.
+  await registerRateLimits(app, { config: options.services.config, db: options.services.store.db, onExceeded: () => options.services.metrics.rateLimitRefused() });
+  // The log's redaction learns each route's fields marked secret (lib/secret.ts) as it is declared.
+  app.addHook('onRoute', addSecretFieldsOfRoute);
   app.setValidatorCompiler(validatorFor);
 
   app.setErrorHandler((error, request, reply) => {
@@ -120,6 +132,14 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     if (isRefusedRequest(error)) return reply.status(400).send(refusedRequestBody(error));
     request.log.error(error);
     return reply.status(500).send({ code: 500, err: 'internal server error' });
+  });
+  // At trace level what arrived is logged before it is validated, so that refused requests are too;
+  // secrets redacted (logging/redaction.ts); uploads are not logged.
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (request.log.level === 'trace' && !String(request.headers['content-type'] ?? '').startsWith('multipart/')) {
+      request.log.trace({ headers: request.headers, params: request.params, query: request.query, body: request.body }, 'request received');
+    }
+    done();
   });
   // Ajv turns a string such as "1e309" or "Infinity" into an infinite number when it coerces a path
   // or query parameter, and then skips its range checks (they only look at finite numbers): such a
@@ -130,10 +150,6 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // Both hooks run on every request, so they take a callback rather than return a promise: a
   // request they have nothing to do for costs no promise and no extra turn of the event loop.
   app.addHook('preHandler', (request, _reply, done) => {
-    // At trace level what arrived is logged, secrets redacted (logging/logger.ts); uploads are not.
-    if (request.log.level === 'trace' && !String(request.headers['content-type'] ?? '').startsWith('multipart/')) {
-      request.log.trace({ headers: request.headers, params: request.params, query: request.query, body: request.body }, 'request received');
-    }
     const infinite = infiniteParameter({ params: request.params, querystring: request.query });
     if (infinite) return done(new AppError(Errors.BadRequest, { detail: `${infinite} must be a finite number` }));
     // PostgreSQL cannot store a NUL character in text; refused on every store, so both answer alike.
@@ -183,6 +199,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       await family.register(a2aResultRoutes, { watcher: a2a.watcher, held: a2a.heldResults });
       await family.register(a2aLinksRoutes);
       await family.register(a2aCardsRoutes);
+      await family.register(a2aChainRoutes);
     },
     { prefix: '/v2/a2a' },
   );
@@ -231,7 +248,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
  * as some card. Validation errors of every route become the registry's 400 body.
  */
 const validators = AjvCompiler();
-const ajvOptions = { allErrors: false, removeAdditional: false } as const;
+const ajvOptions = { allErrors: false, removeAdditional: false, keywords: SECRET_AJV_KEYWORDS } as const;
 const coercingValidator = validators({}, { customOptions: { ...ajvOptions, coerceTypes: 'array' } }) as unknown as FastifySchemaCompiler<unknown>;
 const exactValidator = validators({}, { customOptions: { ...ajvOptions, coerceTypes: false } }) as unknown as FastifySchemaCompiler<unknown>;
 const validatorFor: FastifySchemaCompiler<unknown> = (route) => (route.httpPart === 'body' ? exactValidator : coercingValidator)(route);

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { createLogger } from './logging/logger.ts';
 import { ChainRegistry } from './chain/chains.ts';
 import type { Config } from './config/config.ts';
 import { KeyVault } from './custody/key-vault.ts';
@@ -11,7 +12,9 @@ import { ensureOperator, fundOperatorOnManagedChains, type Operator } from './op
 import { TransactionOutbox } from './outbox/outbox.ts';
 import { CardIndex } from './card-index/index.ts';
 import { openStore, type Store } from './store/database.ts';
-import { deriveTokenKey } from './partner-auth/tokens.ts';
+import { makeDataDirectoryPrivate } from './lib/private-files.ts';
+import { MASTER_KEY_FILE, NEXT_MASTER_KEY_FILE, PREVIOUS_MASTER_KEY_FILE } from './custody/master-key.ts';
+import { MasterKeyTokenKeys } from './partner-auth/token-keys.ts';
 import { openFileStorage, type FileStorage } from './storage/index.ts';
 import { openMessenger, type Messenger } from './messenger/index.ts';
 import { SignInThrottle } from './sign-in-guard/throttle.ts';
@@ -38,8 +41,8 @@ export interface Services {
   messenger: Messenger;
   /** Wrong-password back-off of partner and member sign-in (sign-in-guard/throttle.ts). */
   signInThrottle: SignInThrottle;
-  /** HMAC key of partner access tokens, derived from the master key (partner-auth/tokens.ts). */
-  tokenKey: Uint8Array;
+  /** HMAC keys of partner access tokens, derived from the master keys (partner-auth/token-keys.ts). */
+  tokenKeys: MasterKeyTokenKeys;
   /** The identity check of wallet-app sign-up (wallet-app/members/identity.ts); the derived ci by default. */
   identity: IdentityVerifier;
   /** The Prometheus registry and its recorders (GET /metrics). */
@@ -57,13 +60,15 @@ export interface OpenServicesOptions {
 }
 
 export async function openServices(config: Readonly<Config>, options: OpenServicesOptions): Promise<Services> {
-  const log = options.log ?? pino({ level: config.logLevel });
+  const log = options.log ?? createLogger({ level: config.logLevel, config });
   const metrics = new ServiceMetrics();
   const closers: Array<() => Promise<void>> = [];
   const close = async () => {
     for (const closer of closers.reverse()) await closer().catch((error: Error) => log.error(error.message));
   };
   try {
+    // Not the master key files: one others could read is refused at load, it may have leaked.
+    makeDataDirectoryPrivate(config.dataDir, log, [MASTER_KEY_FILE, NEXT_MASTER_KEY_FILE, PREVIOUS_MASTER_KEY_FILE]);
     const store = await openStore({
       databaseUrl: config.databaseUrl ?? undefined,
       sqlitePath: join(config.dataDir, 'wallet.sqlite'),
@@ -72,7 +77,6 @@ export async function openServices(config: Readonly<Config>, options: OpenServic
     closers.push(() => store.close());
     const masterKeySource = { dataDir: config.dataDir, masterKeyHex: config.masterKey };
     const masterKeys = await openMasterKeys(store.db, masterKeySource);
-    const masterKey = masterKeys.primary;
     const vault = new KeyVault(store.db, masterKeys, { events: metrics });
     closers.push(async () => vault.forgetUnlockedKeys());
     const operator = await ensureOperator(store.db, vault);
@@ -82,7 +86,7 @@ export async function openServices(config: Readonly<Config>, options: OpenServic
     // Webhook secrets stored in clear before migration 018 are sealed now.
     await sealWebhookSecretsInClear({ db: store.db, vault });
     const messenger = openMessenger(config.messenger, { db: store.db, log: { info: (message) => log.info(message) } });
-    const tokenKey = deriveTokenKey(masterKey);
+    const tokenKeys = new MasterKeyTokenKeys(store.db, masterKeys);
     const signInThrottle = new SignInThrottle(store.db, config.partnerApi.signInThrottle, () => metrics.signInThrottled());
     const files = await openFileStorage(config);
     closers.push(() => files.close());
@@ -117,7 +121,7 @@ export async function openServices(config: Readonly<Config>, options: OpenServic
       blockRange: config.cardIndex.blockRange,
       log: { info: (message) => log.info(message), warn: (message) => log.warn(message) },
     });
-    const services: Services = { config, store, vault, chains, outbox, cardIndex, operator, files, messenger, signInThrottle, tokenKey, identity: derivedIdentity, metrics, log, close };
+    const services: Services = { config, store, vault, chains, outbox, cardIndex, operator, files, messenger, signInThrottle, tokenKeys, identity: derivedIdentity, metrics, log, close };
     return services;
   } catch (error) {
     await close();

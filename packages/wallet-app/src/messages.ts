@@ -22,9 +22,11 @@ const BY_CODE: Record<number, string> = {
   4007: 'The new PIN is the same as the current one.',
   4009: 'The request was refused because it did not come from the wallet app. Reload the page.',
   406: 'No member has this e-mail address.',
+  4010: 'This PIN is too easy to guess. Choose one that is not a pattern or a date.',
+  4011: 'This password is too easy to guess.',
   422: 'This account is suspended.',
   4003: 'Sign in first.',
-  4004: 'The password is wrong.',
+  4004: 'The e-mail or the password is wrong.',
   4006: 'The PIN is wrong. Nothing was signed or sent; you can try again.',
   4204: 'The sender took this card back: it can no longer be claimed.',
   4205: 'Someone else already claimed this card.',
@@ -44,9 +46,21 @@ export function describeError(error: unknown): string {
     if (error.code === 4008) {
       return 'Too many attempts. Wait a little, then try again.';
     }
+    // The secret rule says what is wrong (accounts/secret-strength.ts on the service).
+    if ((error.code === 4010 || error.code === 4011) && error.detail) return `${sentence(error.detail)}.`;
     const known = BY_CODE[error.code];
     const detail = error.detail ? ` (${error.detail})` : '';
     return known ? known : `Error ${error.code}: ${error.err}${detail}`;
   }
   return `The wallet service cannot be reached: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+/** The field a refusal is about, to show it under that field: a PIN or a password too easy to guess. */
+export function fieldOfError(error: unknown): 'pin' | 'password' | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  return error.code === 4010 ? 'pin' : error.code === 4011 ? 'password' : undefined;
+}
+
+function sentence(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

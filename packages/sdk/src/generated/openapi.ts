@@ -86,6 +86,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/a2a/chains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The EVM chains and their read-only JSON-RPC endpoints */
+        get: operations["getV2A2aChains"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/a2a/rpc/{chain}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Read-only JSON-RPC of a chain (eth_call, eth_getBalance, receipts, …) */
+        post: operations["postV2A2aRpcChain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -821,6 +855,210 @@ export interface operations {
                         /** @description empty on the last page */
                         next_cursor: string;
                     };
+                };
+            };
+            /** @description refused: a bare error, or the keyed body of a request key in error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        request_key: string;
+                        expiration_time: number;
+                        /** @enum {string} */
+                        status: "error";
+                        error: {
+                            /** @description the code of docs/errors.md */
+                            code: number;
+                            /** @description the registry's message */
+                            err: string;
+                            /** @description the detail (a revert reason), else the registry message */
+                            message: string;
+                        };
+                    } | {
+                        /** @description the code of docs/errors.md */
+                        code: number;
+                        /** @description the registry's message for the code */
+                        err: string;
+                        /** @description what was refused, or the detail of the failure */
+                        message?: string;
+                        /** @description on B1's refusals: the specification's prepare error object */
+                        error?: {
+                            code: number;
+                            /** @description the field the refusal is about and what is wrong with it, or the revert reason (6414) */
+                            message: string;
+                            err: string;
+                        };
+                    };
+                };
+            };
+            /** @description an error of the registry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 4001,
+                     *       "err": "invalid access token"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the code of docs/errors.md */
+                        code: number;
+                        /** @description the registry's message for the code */
+                        err: string;
+                        /** @description what was refused, or the detail of the failure */
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
+    getV2A2aChains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every configured EVM chain, main first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        chains: {
+                            /** @description main, ethereum or polygon: the chain of App2App requests */
+                            chain: string;
+                            /** @description The EVM chain id */
+                            chain_id: number;
+                            /** @description The chain's read-only JSON-RPC endpoint on this service (POST /v2/a2a/rpc/{chain}) */
+                            rpc_url: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description refused: a bare error, or the keyed body of a request key in error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        request_key: string;
+                        expiration_time: number;
+                        /** @enum {string} */
+                        status: "error";
+                        error: {
+                            /** @description the code of docs/errors.md */
+                            code: number;
+                            /** @description the registry's message */
+                            err: string;
+                            /** @description the detail (a revert reason), else the registry message */
+                            message: string;
+                        };
+                    } | {
+                        /** @description the code of docs/errors.md */
+                        code: number;
+                        /** @description the registry's message for the code */
+                        err: string;
+                        /** @description what was refused, or the detail of the failure */
+                        message?: string;
+                        /** @description on B1's refusals: the specification's prepare error object */
+                        error?: {
+                            code: number;
+                            /** @description the field the refusal is about and what is wrong with it, or the revert reason (6414) */
+                            message: string;
+                            err: string;
+                        };
+                    };
+                };
+            };
+            /** @description an error of the registry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 4001,
+                     *       "err": "invalid access token"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the code of docs/errors.md */
+                        code: number;
+                        /** @description the registry's message for the code */
+                        err: string;
+                        /** @description what was refused, or the detail of the failure */
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
+    postV2A2aRpcChain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                chain: string;
+            };
+            cookie?: never;
+        };
+        /** @description A JSON-RPC 2.0 call, or a batch of at most 20 */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    jsonrpc?: "2.0";
+                    id?: string | number | null;
+                    method: string;
+                    params?: unknown[] | Record<string, never>;
+                } | {
+                    /** @enum {string} */
+                    jsonrpc?: "2.0";
+                    id?: string | number | null;
+                    method: string;
+                    params?: unknown[] | Record<string, never>;
+                }[];
+            };
+        };
+        responses: {
+            /** @description The node's answers, in the order of the calls */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id: string | number | null;
+                        result?: unknown;
+                        error?: {
+                            code: number;
+                            message: string;
+                            data?: unknown;
+                        };
+                    } | {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id: string | number | null;
+                        result?: unknown;
+                        error?: {
+                            code: number;
+                            message: string;
+                            data?: unknown;
+                        };
+                    }[];
                 };
             };
             /** @description refused: a bare error, or the keyed body of a request key in error */

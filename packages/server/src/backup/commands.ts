@@ -2,6 +2,7 @@ import { chmod, copyFile, mkdir, readdir, readFile, stat, writeFile } from 'node
 import { join, relative, resolve } from 'node:path';
 import type { Config } from '../config/config.ts';
 import type { Store } from '../store/database.ts';
+import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from '../lib/private-files.ts';
 
 /** The backup's own description, beside the copied files. */
 const MANIFEST = 'backup.json';
@@ -44,13 +45,13 @@ export async function createBackup(deps: { config: Pick<Config, 'dataDir' | 'dat
   const directory = resolve(to);
   if (isInside(directory, deps.config.dataDir)) throw new BackupError(`${directory} is inside the data directory; back up elsewhere`);
   await assertEmptyOrMissing(directory);
-  await mkdir(directory, { recursive: true, mode: 0o700 });
+  await mkdir(directory, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
   const sqlite = deps.config.databaseUrl === null && deps.store.backupTo !== undefined;
   if (sqlite) await deps.store.backupTo!(join(directory, SQLITE_FILE));
   const files = await copyTree(deps.config.dataDir, directory, skipped);
   const masterKeyIncluded = files.includes('master.key');
   const store = sqlite ? `sqlite: ${SQLITE_FILE}` : 'postgresql: not copied, run pg_dump (docs/operations.md)';
-  await writeFile(join(directory, MANIFEST), `${JSON.stringify({ created_at: new Date().toISOString(), store: sqlite ? 'sqlite' : 'postgresql', files }, null, 2)}\n`, { mode: 0o600 });
+  await writeFile(join(directory, MANIFEST), `${JSON.stringify({ created_at: new Date().toISOString(), store: sqlite ? 'sqlite' : 'postgresql', files }, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
   return {
     directory,
     store,
@@ -74,10 +75,9 @@ export async function restoreBackup(deps: { config: Pick<Config, 'dataDir' | 'da
   if (manifest.store === 'sqlite' && deps.config.databaseUrl !== null) {
     throw new BackupError('the backup holds a SQLite store but DATABASE_URL is set; unset it to restore the SQLite store');
   }
-  await mkdir(target, { recursive: true, mode: 0o700 });
+  await mkdir(target, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
   const files = await copyTree(source, target, (path) => path === MANIFEST);
   const masterKeyIncluded = files.includes('master.key');
-  if (masterKeyIncluded) await chmod(join(target, 'master.key'), 0o600);
   return {
     directory: target,
     store: manifest.store === 'sqlite' ? `sqlite: ${SQLITE_FILE}` : 'postgresql: not restored, run pg_restore (docs/operations.md)',
@@ -108,19 +108,19 @@ async function assertEmptyOrMissing(directory: string): Promise<void> {
   if (entries.length > 0) throw new BackupError(`${directory} exists and is not empty; give a new or empty directory`);
 }
 
-/** Copies the regular files under `from` to `to`, keeping their modes; their paths relative to `from`. */
+/** Copies the regular files under `from` to `to`, owner-only (0600, folders 0700) whatever their modes were; their paths relative to `from`. */
 async function copyTree(from: string, to: string, skip: (path: string) => boolean, prefix = ''): Promise<string[]> {
   const copied: string[] = [];
   for (const entry of await readdir(join(from, prefix), { withFileTypes: true })) {
     const path = prefix ? `${prefix}/${entry.name}` : entry.name;
     if (skip(path)) continue;
     if (entry.isDirectory()) {
-      await mkdir(join(to, path), { recursive: true, mode: 0o700 });
+      await mkdir(join(to, path), { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
       copied.push(...(await copyTree(from, to, skip, path)));
     } else if (entry.isFile()) {
       // A file removed since the listing (an upload replaced, a node's state rewritten) is skipped.
       const done = await copyFile(join(from, path), join(to, path)).then(
-        () => true,
+        () => chmod(join(to, path), PRIVATE_FILE_MODE).then(() => true),
         (error: NodeJS.ErrnoException) => {
           if (error.code === 'ENOENT') return false;
           throw error;

@@ -9,6 +9,8 @@ import type { TransactionOutbox } from '../outbox/outbox.ts';
 import type { PartnerRow } from '../store/schema.ts';
 import { Errors } from '../errors/codes.ts';
 import { findNftContract, findPartnerNftContract } from './store.ts';
+import { cardEscrowAbi, cardNftAbi } from '@wallet-service/contracts';
+import { revertReasonOf } from '../a2a/chain/revert-reason.ts';
 
 /** A partner's own card contract: its nft_id, chain and lower-case address. */
 export interface PartnerCardContract {
@@ -52,13 +54,25 @@ export async function unlockPartnerKey(deps: { vault: KeyVault }, partner: Pick<
 
 /**
  * The answer for a transaction the outbox refused to store: 4202 when the partner cannot pay the
- * fee, 400 with the revert reason when it would revert; anything else is rethrown as it is.
+ * fee, 400 naming the revert when it would revert; anything else is rethrown as it is.
  */
 export function transactionRefusalError(error: unknown): unknown {
   if (!(error instanceof OutboxRefusal)) return error;
   return error.reason === 'insufficient_funds'
     ? new AppError(Errors.InsufficientFeeFunds, { cause: error })
-    : new AppError(Errors.BadRequest, { detail: `the transaction would revert: ${error.message}`, cause: error });
+    : new AppError(Errors.BadRequest, { detail: `the transaction would revert: ${revertMessage(error)}`, cause: error });
+}
+
+/** The errors the card and escrow contracts revert with, to name a revert by. */
+const cardContractErrors = [...cardNftAbi, ...cardEscrowAbi].filter((item) => item.type === 'error');
+
+/**
+ * The revert decoded against the card and escrow contracts (`ERC721IncorrectOwner(…)`), never the
+ * node's raw revert data: that is binary (NUL characters) and means nothing to a caller.
+ */
+export function revertMessage(refusal: OutboxRefusal): string {
+  const reason = revertReasonOf(refusal.cause, cardContractErrors) ?? 'execution reverted';
+  return /^[\x20-\x7e]*$/.test(reason) ? reason : (/^custom error 0x[0-9a-f]{8}/i.exec(reason)?.[0] ?? 'execution reverted');
 }
 
 /**
@@ -138,11 +152,15 @@ export async function submitPartnerTransaction(
 }
 
 /**
- * A card transaction that was mined but reverted, or failed, is a fault on the service's side: every
- * input was checked before it was sent. The call answers 500 rather than success for a card that did
- * not move.
+ * A card transaction that was mined but reverted: every input was checked under the card's claim
+ * (cards/claims) before it was sent, so the card changed meanwhile by a way the claims do not cover
+ * (an escrow link claimed, a transfer not made by this service): 4209, try again. One that failed
+ * (its nonce taken by a transaction the outbox never signed) is a fault on the service's side.
  */
 export function assertSucceeded(transaction: OutboxTransaction, what: string): void {
+  if (transaction.status === 'mined' && transaction.receiptStatus === 'reverted') {
+    throw new AppError(Errors.CardBusy, { detail: `the ${what} transaction ${transaction.txHash} reverted: the card changed meanwhile` });
+  }
   if (transaction.status !== 'mined' || transaction.receiptStatus !== 'success') {
     throw new Error(`${what} ${transaction.txHash} ended ${transaction.status} (${transaction.receiptStatus ?? transaction.error ?? 'no receipt'})`);
   }

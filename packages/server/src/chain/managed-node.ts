@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { wordlist as english } from '@scure/bip39/wordlists/english.js';
 import { mnemonicToAccount } from 'viem/accounts';
 import type { ManagedChainSettings } from '../config/config.ts';
 import { keepWholeStateDump, restorePreviousStateDump, WholeCopyKeeper } from './state-dump.ts';
+import { makePrivateDirectory, PRIVATE_FILE_MODE } from '../lib/private-files.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -79,7 +80,7 @@ export class ManagedNode extends EventEmitter {
 
   /** Starts the node, first ending a node left behind by a process that died. */
   async start(): Promise<string> {
-    mkdirSync(this.directory, { recursive: true });
+    makePrivateDirectory(this.directory);
     await this.endOrphan();
     this.port = this.settings.rpcPort || (await freePort());
     await this.spawnNode();
@@ -223,7 +224,7 @@ function readNodeRecord(directory: string): NodeRecord | undefined {
 
 function writeJsonAtomically(path: string, value: unknown): void {
   const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, JSON.stringify(value));
+  writeFileSync(temporary, JSON.stringify(value), { mode: PRIVATE_FILE_MODE });
   renameSync(temporary, path);
 }
 
@@ -361,9 +362,11 @@ type TiedChild = ChildProcess & {
  * end of file and sends the node SIGTERM, so the node dumps its state and exits instead of
  * outliving its service. SIGTERM and SIGINT sent to the watchdog are passed on (one that arrives while
  * the node is being started is passed on once it has started); its exit status is the node's. The
- * watchdog prints the node's pid first.
+ * watchdog prints the node's pid first. Its umask keeps the files the node writes (its state dumps)
+ * to their owner, whatever the service's own umask.
  */
 const WATCHDOG = `
+umask 077
 node=
 stopping=
 trap 'stopping=1; [ -n "$node" ] && kill -TERM "$node" 2>/dev/null' TERM INT

@@ -1,4 +1,5 @@
-import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { PRIVATE_FILE_MODE } from '../lib/private-files.ts';
 import { Worker } from 'node:worker_threads';
 
 /** The parts of anvil's state file (`--state`) that tell whether it is whole. */
@@ -70,7 +71,7 @@ export function keepWholeStateDump(statePath: string, log: (message: string) => 
     return;
   }
   if (torn === undefined) {
-    copyFileSync(statePath, `${statePath}.previous`);
+    copyPrivately(statePath, `${statePath}.previous`);
   } else if (existsSync(`${statePath}.previous`)) {
     log(`the last state dump was taken while a block was mined (${torn}); restarting from the previous copy`);
     restorePreviousStateDump(statePath);
@@ -82,8 +83,14 @@ export function keepWholeStateDump(statePath: string, log: (message: string) => 
 /** Puts the last whole dump back, or drops the state when there is none. */
 export function restorePreviousStateDump(statePath: string): void {
   const backup = `${statePath}.previous`;
-  if (existsSync(backup)) copyFileSync(backup, statePath);
+  if (existsSync(backup)) copyPrivately(backup, statePath);
   else rmSync(statePath, { force: true });
+}
+
+/** A copy of a state dump, owner-only whatever the source's mode was. */
+function copyPrivately(from: string, to: string): void {
+  copyFileSync(from, to);
+  chmodSync(to, PRIVATE_FILE_MODE);
 }
 
 /**
@@ -111,7 +118,7 @@ export class WholeCopyKeeper {
             const text = readFileSync(workerData.statePath, 'utf8');
             if (tornDumpReason(JSON.parse(text)) === undefined) {
               const aside = workerData.statePath + '.previous.' + process.pid + '.tmp';
-              writeFileSync(aside, text);
+              writeFileSync(aside, text, { mode: 0o600 });
               renameSync(aside, workerData.statePath + '.previous');
               copied = modified;
             }

@@ -1,7 +1,7 @@
-import type { ParseArgsConfig } from 'node:util';
 import { sha256Hex } from '../custody/passwords.ts';
 import { AppError } from '../errors/app-error.ts';
 import { required, sixDigitPin, UsageError } from './options.ts';
+import type { Handler } from './handler.ts';
 import type { Services } from '../services.ts';
 import type { Config } from '../config/config.ts';
 import type { Store } from '../store/database.ts';
@@ -18,30 +18,7 @@ import { presentRequest, readResult, type ResultAnswer } from '../a2a/requests/c
 import { createServiceKey } from '../a2a/service-keys/commands.ts';
 import { Errors } from '../errors/codes.ts';
 
-/** Options of the App2App operator commands, merged into the CLI's. */
-export const A2A_CLI_OPTIONS = {
-  'request-key': { type: 'string' },
-  user: { type: 'string' },
-  fund: { type: 'string' },
-  reason: { type: 'string' },
-  id: { type: 'string' },
-} as const satisfies ParseArgsConfig['options'];
-
-export const A2A_CLI_USAGE = `  a2a approve --request-key K --user EMAIL --pin PIN
-                                          approve an App2App request as that member (the
-                                          wallet app's path); waits for a transaction's receipt
-  a2a cancel --request-key K --user EMAIL cancel an App2App request as that member
-  fee-credential create [--chain main] [--fund COIN]
-                                          create a fee payer and its kas_authorization_key
-                                          (funded by the operator on embedded chains)
-  fee-credential revoke --id ID           stop accepting a fee-delegation credential
-  service-key create --name N             issue a service_key (auth results carry ci_hash)
-  blacklist add ADDRESS [--reason R]      refuse App2App requests naming ADDRESS (6500)
-  blacklist remove ADDRESS                take ADDRESS off the blacklist
-  blacklist list                          print the blacklist`;
-
-type CliValues = { [name: string]: string | boolean | undefined };
-type CliHandler = (services: Services, values: CliValues, args: string[]) => Promise<Record<string, unknown>>;
+type CliHandler = Handler<Services>;
 
 const RECEIPT_WAIT_MS = 60_000;
 

@@ -6,12 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { createPublicClient, http, type Address } from 'viem';
 import { startService, stopService, WALLET_SERVICE_COMPILED_BIN as BIN } from '../testing/service-process.ts';
+import { runCli } from '../testing/cli-runner.ts';
+import { nodesOf } from './testing/processes.ts';
 
 const serverRoot = new URL('../../', import.meta.url).pathname;
 const dataDir = mkdtempSync(join(tmpdir(), 'wallet-compiled-'));
@@ -21,18 +23,41 @@ after(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+// Never spawnSync while a service child runs: see testing/cli-runner.ts.
 function cli(env: NodeJS.ProcessEnv, ...args: string[]) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { env, encoding: 'utf8', timeout: 120_000 });
-  return { code: result.status, stdout: result.stdout.trim(), stderr: result.stderr.trim() };
+  return runCli(BIN, args, { env });
 }
 
 describe('the compiled service', () => {
-  test('the build writes one JavaScript bundle that imports no TypeScript and no loader', () => {
+  test('the build writes JavaScript (the entry and the chunks its commands load) that imports no TypeScript and no loader', () => {
     const built = spawnSync(process.execPath, [join(serverRoot, 'scripts/build.mjs')], { encoding: 'utf8', timeout: 120_000 });
     assert.equal(built.status, 0, built.stderr);
-    const bundle = readFileSync(join(serverRoot, 'dist/wallet-service.js'), 'utf8');
-    assert.doesNotMatch(bundle, /from "[^"]*\.ts"|import\("[^"]*\.ts"\)/);
-    for (const code of [bundle, readFileSync(BIN, 'utf8')]) assert.doesNotMatch(code, /from ["']tsx|import\(["']tsx/);
+    const files = ['wallet-service.js', ...readdirSync(join(serverRoot, 'dist/chunks')).filter((name) => name.endsWith('.js')).map((name) => `chunks/${name}`)];
+    assert.ok(files.length > 2, `dist holds the entry and its chunks: ${files.join(', ')}`);
+    for (const file of files) {
+      const code = readFileSync(join(serverRoot, 'dist', file), 'utf8');
+      assert.doesNotMatch(code, /from "[^"]*\.ts"|import\("[^"]*\.ts"\)/, file);
+      assert.doesNotMatch(code, /from ["']tsx|import\(["']tsx/, file);
+    }
+    assert.doesNotMatch(readFileSync(BIN, 'utf8'), /from ["']tsx|import\(["']tsx/);
+  });
+
+  test('the compiled entry loads no package before a command runs: only Node.js built-ins, statically', () => {
+    // Everything `--help` (or a mistyped command) loads is the entry's static import graph.
+    const packages = new Set<string>();
+    const seen = new Set<string>();
+    const walk = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const [, from, bare] of readFileSync(file, 'utf8').matchAll(/^(?:import|export)\s[^;]*?from\s*"([^"]+)"|^import\s*"([^"]+)"/gms)) {
+        const specifier = (from ?? bare)!;
+        if (specifier.startsWith('.')) walk(join(dirname(file), specifier));
+        else if (!specifier.startsWith('node:')) packages.add(specifier);
+      }
+    };
+    walk(join(serverRoot, 'dist/wallet-service.js'));
+    assert.deepEqual([...packages], [], `loaded before any command: ${[...seen].join(', ')}`);
+    assert.ok(seen.size <= 6, `the entry's static graph stays small: ${[...seen].join(', ')}`);
   });
 
   test('npm start\'s command serves /health, the files found by path, and deploys a card contract', async () => {
@@ -58,9 +83,9 @@ describe('the compiled service', () => {
       assert.match(response.headers.get('content-type') ?? '', new RegExp(`^${type}`), path);
     }
 
-    const created = cli(env, 'partner', 'create', '--email', 'shop@example.com', '--password', 'pw', '--pin', '123456', '--name', 'Shop', '--phone', '+1 415 555 0100', '--service-name', 'Shop Cards');
+    const created = (await cli(env, 'partner', 'create', '--email', 'shop@example.com', '--password', 'Tall-Maple-Cloud-42', '--pin', '731946', '--name', 'Shop', '--phone', '+1 415 555 0100', '--service-name', 'Shop Cards'));
     assert.equal(created.code, 0, created.stderr);
-    const approved = cli(env, 'partner', 'approve', '--email', 'shop@example.com', '--json');
+    const approved = (await cli(env, 'partner', 'approve', '--email', 'shop@example.com', '--json'));
     assert.equal(approved.code, 0, approved.stderr);
     const { contract_address: contract } = JSON.parse(approved.stdout);
     const rpcUrl = JSON.parse(readFileSync(join(dataDir, 'chains', 'main', 'node.json'), 'utf8')).rpcUrl;
@@ -81,6 +106,22 @@ describe('the compiled service', () => {
     while (!holdsContract()) {
       assert.ok(Date.now() < deadline, 'the copy of the last whole state dump holds the new contract within 30 s');
       await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  });
+
+  test('SIGTERM to the compiled entry run directly (as the systemd unit of docs/operations.md does) stops the service and its anvil node, exit 0', async () => {
+    assert.ok(service && service.exitCode === null, 'the service of the test before runs');
+    const nodes = nodesOf(dataDir);
+    assert.ok(nodes.length > 0, 'its embedded node runs');
+    // The process a supervisor sees is node running bin/wallet-service.js itself: no npm, no shell.
+    const command = readFileSync(`/proc/${service.pid}/cmdline`, 'utf8').split('\0');
+    assert.deepEqual(command.slice(1, 3), [BIN, 'serve']);
+    const exited = new Promise<number | null>((resolve) => service!.once('exit', resolve));
+    service.kill('SIGTERM');
+    assert.equal(await exited, 0);
+    for (const deadline = Date.now() + 30_000; nodesOf(dataDir).length > 0; ) {
+      assert.ok(Date.now() < deadline, `anvil nodes ${nodesOf(dataDir).join(', ')} still run 30 s after the service exited`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   });
 });

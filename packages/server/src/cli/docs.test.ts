@@ -19,3 +19,9 @@ test('docs/cli.md documents every command --help lists, and no other', () => {
   const documented = [...doc.matchAll(/^\| `([a-z][a-z0-9-]*(?: [a-z][a-z0-9-]*)?)(?=[ `])/gm)].map((match) => match[1]!);
   assert.deepEqual([...new Set(documented)].sort(), [...new Set(listed)].sort());
 });
+
+test('every command of the table loads its code, and --help lists exactly the table (with serve and backup restore)', async () => {
+  const { COMMANDS, USAGE } = await import('./command-table.ts');
+  for (const [name, entry] of Object.entries(COMMANDS)) assert.equal(typeof (await entry.load()), 'function', `${name}: no handler of that name in its module`);
+  assert.deepEqual([...new Set(commandsInHelp(USAGE))].sort(), [...Object.keys(COMMANDS), 'serve', 'backup restore'].sort());
+});

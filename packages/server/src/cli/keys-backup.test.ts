@@ -17,6 +17,8 @@ import { startService, stopService, WALLET_SERVICE_BIN as BIN } from '../testing
 import { databaseUrlWithSchema } from '../testing/test-store.ts';
 
 const run = promisify(execFile);
+/** Accounts' password and PINs: none a pattern the weak-secret rule refuses. */
+const PASSWORD = 'Tulip-harbour-47';
 
 /**
  * `keys rotate-master` and `backup create|restore` through the CLI beside a running service: a
@@ -33,7 +35,10 @@ describe('keys rotate-master and backup (child processes)', () => {
   let dropSchema: (() => Promise<void>) | undefined;
 
   before(async () => {
-    env = { ...process.env, WALLET_DATA_DIR: dataDir, PORT: '0', WALLET_CHAIN_ETHEREUM: 'off', WALLET_CHAIN_POLYGON: 'off', LOG_LEVEL: 'warn' };
+    // The backup is taken under as many App2App prepares as the service answers: no rate limit holds them back.
+    const configFile = join(root, 'wallet.config.json');
+    writeFileSync(configFile, JSON.stringify({ http: { rateLimits: { prepare: { max: 1_000_000, timeWindowMs: 60_000 } } } }));
+    env = { ...process.env, WALLET_CONFIG: configFile, WALLET_DATA_DIR: dataDir, PORT: '0', WALLET_CHAIN_ETHEREUM: 'off', WALLET_CHAIN_POLYGON: 'off', LOG_LEVEL: 'warn' };
     delete env.WALLET_MASTER_KEY;
     if (postgres) {
       const schema = await createTestSchema();
@@ -49,6 +54,10 @@ describe('keys rotate-master and backup (child processes)', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
+  async function restartService() {
+    await stopService(service);
+    ({ service, baseUrl } = await startService(env));
+  }
   function cli(args: string[], extra: NodeJS.ProcessEnv = {}) {
     const result = spawnSync(process.execPath, [BIN, ...args], { env: { ...env, ...extra }, encoding: 'utf8', timeout: 180_000 });
     return { code: result.status, signal: result.signal, stdout: result.stdout.trim(), stderr: result.stderr.trim() };
@@ -68,7 +77,7 @@ describe('keys rotate-master and backup (child processes)', () => {
   }
   /** A member signs a message with their PIN on the running service's route. */
   async function memberSigns(email: string, pin: string) {
-    const session = await post('/v2/wallet-app/sessions', { email, password: sha('pw') });
+    const session = await post('/v2/wallet-app/sessions', { email, password: sha(PASSWORD) });
     assert.equal(session.status, 200, JSON.stringify(session.body));
     const prepared = await post('/v2/a2a/prepare', { bapp: { name: 'rotation test' }, type: 'sign_message', message: { value: 'hello' } });
     const approved = await post(`/v2/wallet-app/a2a/requests/${prepared.body.request_key as string}/approve`, { pin: sha(pin) }, session.body.session_token as string);
@@ -129,12 +138,12 @@ describe('keys rotate-master and backup (child processes)', () => {
   }
 
   test('a rotation killed halfway and run again leaves every PIN, key and webhook and claim secret working; the old key is refused', async () => {
-    const partner = json(['partner', 'create', '--email', 'rotate@example.com', '--password', 'pw', '--pin', '123456', '--name', 'Rotate Ltd', '--phone', '+1 415 555 0160', '--service-name', 'Rotate Cards']);
+    const partner = json(['partner', 'create', '--email', 'rotate@example.com', '--password', PASSWORD, '--pin', '739162', '--name', 'Rotate Ltd', '--phone', '+1 415 555 0160', '--service-name', 'Rotate Cards']);
     json(['partner', 'approve', '--email', 'rotate@example.com']);
     const members = [];
-    for (const [index, pin] of ['000111', '222333', '444555'].entries()) {
+    for (const [index, pin] of ['582047', '694175', '317408'].entries()) {
       const email = `member-${index}@example.com`;
-      const member = json(['user', 'create', '--name', `Member ${index}`, '--phone', `+1 415 555 017${index}`, '--email', email, '--password', 'pw', '--pin', pin, '--birth', '1990-01-01']);
+      const member = json(['user', 'create', '--name', `Member ${index}`, '--phone', `+1 415 555 017${index}`, '--email', email, '--password', PASSWORD, '--pin', pin, '--birth', '1990-01-01']);
       members.push({ email, address: member.main_address as string, pin });
     }
     // Webhook secrets are sealed under the master key too; one endpoint has a previous secret in its overlap.
@@ -168,26 +177,51 @@ describe('keys rotate-master and backup (child processes)', () => {
     assert.ok(!existsSync(join(dataDir, 'master.key.next')));
     const newKey = readFileSync(join(dataDir, 'master.key'), 'utf8').trim();
     assert.notEqual(newKey, oldKey);
+    assert.equal(readFileSync(join(dataDir, 'master.key.previous'), 'utf8').trim(), oldKey, 'the old key is kept until the rotation is finished');
 
     for (const member of members) await memberSigns(member.email, member.pin);
-    await keysOpen([{ address: partner.main_address, pin: '123456' }, ...members]);
+    await keysOpen([{ address: partner.main_address, pin: '739162' }, ...members]);
     await webhookSecretsOpen(endpoints);
     await claimSecret(claimId, secret, 'check');
 
-    const refused = cli(['partner', 'show', '--email', 'rotate@example.com'], { WALLET_MASTER_KEY: oldKey });
+    // The running service still runs the old key: the rotation cannot be finished, nor another one started.
+    const status = json(['keys', 'status']);
+    assert.deepEqual(status.rotation, { stage: 'rollout', from_master_key_id: resumed.from_master_key_id, master_key_id: resumed.master_key_id });
+    assert.deepEqual(status.instances.map((instance: { master_key_id: string; live: boolean }) => [instance.master_key_id, instance.live]), [[resumed.from_master_key_id, true]]);
+    assert.deepEqual(status.key_files, ['master.key', 'master.key.previous']);
+    const held = cli(['keys', 'finish-rotation']);
+    assert.equal(held.code, 1);
+    assert.match(held.stderr, /^wallet-service: 1 instance\(s\) still run with the old master key: .* pid \d+ \(/);
+    assert.ok(existsSync(join(dataDir, 'master.key.previous')), 'a refused finish deletes nothing');
+    assert.match(cli(['keys', 'rotate-master']).stderr, /^wallet-service: the rotation to master key \w+ is not finished/);
+    const onOldKey = cli(['blacklist', 'list'], { WALLET_MASTER_KEY: oldKey });
+    assert.equal(onOldKey.code, 0, `until the finish a process given the old key still starts: ${onOldKey.stderr}`);
+
+    // Restarted, the service runs the new key; then the old one is retired.
+    await restartService();
+    for (const member of members) await memberSigns(member.email, member.pin);
+    const finished = json(['keys', 'finish-rotation']);
+    assert.equal(finished.finished, true);
+    assert.equal(finished.retired_master_key_id, resumed.from_master_key_id);
+    assert.deepEqual(finished.removed_files, ['master.key.previous']);
+    assert.deepEqual(json(['keys', 'status']).key_files, ['master.key']);
+
+    const refused = cli(['blacklist', 'list'], { WALLET_MASTER_KEY: oldKey });
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /^wallet-service: the master key from WALLET_MASTER_KEY \(config masterKey\) is not the one this store's keys were sealed with/);
-    assert.equal(json(['partner', 'show', '--email', 'rotate@example.com'], { WALLET_MASTER_KEY: newKey }).email, 'rotate@example.com');
+    assert.equal(cli(['blacklist', 'list'], { WALLET_MASTER_KEY: newKey }).code, 0);
 
     // A second rotation, with nothing left over, moves every key at once.
     const again = json(['keys', 'rotate-master']);
     assert.equal(again.resumed, false);
     assert.equal(again.resealed_webhook_secrets, endpoints.length);
     assert.equal(again.resealed_claim_secrets, 1);
-    await keysOpen([{ address: partner.main_address, pin: '123456' }, ...members]);
+    await keysOpen([{ address: partner.main_address, pin: '739162' }, ...members]);
     await webhookSecretsOpen(endpoints);
     await claimSecret(claimId, secret, 'check');
     for (const member of members) await memberSigns(member.email, member.pin);
+    await restartService();
+    assert.equal(json(['keys', 'finish-rotation']).finished, true);
 
     const audit = cli(['audit', 'list', '--json']);
     assert.equal(audit.code, 0, audit.stderr);
@@ -197,7 +231,7 @@ describe('keys rotate-master and backup (child processes)', () => {
   });
 
   test('a backup taken under load restores into a new data directory that serves the same accounts', { skip: postgres && 'PostgreSQL is backed up with pg_dump' }, async () => {
-    const partner = json(['partner', 'create', '--email', 'backup@example.com', '--password', 'pw', '--pin', '654321', '--name', 'Backup Ltd', '--phone', '+1 415 555 0180', '--service-name', 'Backup Cards']);
+    const partner = json(['partner', 'create', '--email', 'backup@example.com', '--password', PASSWORD, '--pin', '861529', '--name', 'Backup Ltd', '--phone', '+1 415 555 0180', '--service-name', 'Backup Cards']);
     const approved = json(['partner', 'approve', '--email', 'backup@example.com']);
     const backupDir = join(root, 'backup');
 
@@ -237,13 +271,13 @@ describe('keys rotate-master and backup (child processes)', () => {
     env = { ...env, WALLET_DATA_DIR: restoredDir };
     ({ service, baseUrl } = await startService(env));
 
-    const signIn = await post('/v2/partner/auth', { email: 'backup@example.com', password: sha('pw') });
+    const signIn = await post('/v2/partner/auth', { email: 'backup@example.com', password: sha(PASSWORD) });
     assert.equal(signIn.status, 200, JSON.stringify(signIn.body));
     assert.deepEqual({ partners: json(['partner', 'list']).partners, users: json(['user', 'list']).users }, accountsBefore);
     const record = JSON.parse(readFileSync(join(restoredDir, 'chains', 'main', 'node.json'), 'utf8')) as { rpcUrl: string };
     const code = await createPublicClient({ transport: http(record.rpcUrl) }).getCode({ address: approved.contract_address });
     assert.ok(code && code.length > 2, 'the card contract is on the restored chain');
-    for (const member of ['member-0@example.com']) await memberSigns(member, '000111');
+    for (const member of ['member-0@example.com']) await memberSigns(member, '582047');
     assert.equal(json(['partner', 'show', '--email', 'backup@example.com']).main_address, partner.main_address);
   });
 });

@@ -24,3 +24,8 @@ export function wholeNumber(value: string, name: string, max = Number.MAX_SAFE_I
   if (number > max) throw new UsageError(`--${name} must be at most ${max.toLocaleString('en-US')}`);
   return number;
 }
+
+/** --limit of a listing: 100 by default, 1 to 1,000. */
+export function pageLimit(values: OptionValues): number {
+  return typeof values.limit === 'string' ? Math.max(1, wholeNumber(values.limit, 'limit', 1000)) : 100;
+}

@@ -6,7 +6,9 @@ import { startBackgroundJobs, type BackgroundJobs } from '../background-jobs.ts'
 import { freePort } from '../chain/managed-node.ts';
 import { buildMetricsApp } from '../metrics/routes.ts';
 import { createLogger } from '../logging/logger.ts';
+import { maskUrl } from '../logging/redaction.ts';
 import { claimDataDir } from './service-record.ts';
+import { startInstanceHeartbeat, type InstanceHeartbeat } from '../custody/instances.ts';
 
 /** The whole shutdown stays under the 10 s that supervisors (Kubernetes, systemd) commonly give. */
 const SHUTDOWN_LIMIT_MS = 9_000;
@@ -25,10 +27,11 @@ const REQUEST_DRAIN_MS = 5_000;
 export async function serve(configured: Readonly<Config>): Promise<number> {
   // PORT=0: the port is chosen first, so the public URL written into card contracts is the real one.
   const config = configured.port === 0 ? withPort(configured, await freePort(configured.host)) : configured;
-  const log = createLogger({ level: config.logLevel, pretty: process.stdout.isTTY === true });
+  const log = createLogger({ level: config.logLevel, pretty: process.stdout.isTTY === true, config });
   const claim = claimDataDir(config);
   let services: Services | undefined;
   let jobs: BackgroundJobs | undefined;
+  let heartbeat: InstanceHeartbeat | undefined;
   let app: App | undefined;
   let metricsApp: FastifyInstance | undefined;
   let closing: Promise<void> | undefined;
@@ -43,6 +46,8 @@ export async function serve(configured: Readonly<Config>): Promise<number> {
       }, SHUTDOWN_LIMIT_MS);
       limit.unref();
       await closeApp(app, log);
+      // Serving no more: the row goes, so `keys finish-rotation` no longer waits for this instance.
+      await heartbeat?.stop().catch((error: Error) => log.error(error.message));
       await metricsApp?.close();
       await jobs?.stop();
       await services?.close();
@@ -54,6 +59,8 @@ export async function serve(configured: Readonly<Config>): Promise<number> {
   };
   try {
     services = await openServices(config, { chainMode: 'own', log });
+    // The master key this instance runs with, in the store for `keys status` and `keys finish-rotation`.
+    heartbeat = await startInstanceHeartbeat({ db: services.store.db, masterKeyId: services.vault.masterKeyId, log });
     jobs = await startBackgroundJobs(services);
     app = await buildApp({ services, logger: log.child({ component: 'http' }) as never });
     const address = await app.listen({ host: config.host, port: config.port });
@@ -64,7 +71,7 @@ export async function serve(configured: Readonly<Config>): Promise<number> {
     }
     const chains = services.chains
       .all()
-      .map((chain) => `  ${chain.name}: ${chain.rpcUrl} (chain id ${chain.chainId}${chain.managed ? ', embedded' : ''})`)
+      .map((chain) => `  ${chain.name}: ${maskUrl(chain.rpcUrl)} (chain id ${chain.chainId}${chain.managed ? ', embedded' : ''})`)
       .join('\n');
     process.stdout.write(
       `wallet service listening on ${address}\n` +

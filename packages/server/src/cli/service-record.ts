@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isAlive } from '../chain/managed-node.ts';
 import { hasDerivedPublicUrl, withPublicUrl, type Config } from '../config/config.ts';
+import { makePrivateDirectory, PRIVATE_FILE_MODE } from '../lib/private-files.ts';
 
 /**
  * What a running service writes to its data directory: its process and the public URL it serves,
@@ -48,18 +49,18 @@ export function allowsSeveralInstances(config: Readonly<Config>): boolean {
  * Instances that may share the directory (allowsSeveralInstances) take nothing.
  */
 export function claimDataDir(config: Readonly<Config>): { release(): void } {
-  mkdirSync(config.dataDir, { recursive: true });
+  makePrivateDirectory(config.dataDir);
   if (allowsSeveralInstances(config)) return { release: () => {} };
   const record = JSON.stringify({ pid: process.pid, publicUrl: config.publicUrl, startedAt: new Date().toISOString() } satisfies ServiceRecord);
   try {
-    writeFileSync(recordPath(config.dataDir), record, { flag: 'wx' });
+    writeFileSync(recordPath(config.dataDir), record, { flag: 'wx', mode: PRIVATE_FILE_MODE });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     const other = runningService(config.dataDir);
     if (other) {
       throw new Error(`another wallet service (pid ${other.pid}, ${other.publicUrl}) runs on the data directory ${config.dataDir}; stop it first`);
     }
-    writeFileSync(recordPath(config.dataDir), record);
+    writeFileSync(recordPath(config.dataDir), record, { mode: PRIVATE_FILE_MODE });
   }
   return {
     release: () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,30 +9,8 @@ import { after, describe, test } from 'node:test';
 import { createPublicClient, http, type Address } from 'viem';
 import { startTestChain, type TestChain } from '../testing/chain-node.ts';
 import { startService, stopService, WALLET_SERVICE_BIN as BIN } from '../testing/service-process.ts';
-
-/** Process ids of the anvil nodes whose state lives under `dataDir`. */
-function nodesOf(dataDir: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (command.includes('anvil') && command.includes(dataDir) && !command.includes('watchdog') && isRunning(Number(entry))) pids.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return pids;
-}
-
-/** Whether `pid` runs (a zombie, dead but not yet reaped, does not). */
-function isRunning(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
+import { runCli } from '../testing/cli-runner.ts';
+import { nodesOf } from './testing/processes.ts';
 
 async function until(condition: () => boolean, what: string, limitMs = 30_000): Promise<void> {
   for (const deadline = Date.now() + limitMs; !condition(); ) {
@@ -74,9 +52,9 @@ function failedStart(env: NodeJS.ProcessEnv): Promise<{ code: number | null; std
   });
 }
 
+// Never spawnSync while a service child runs: see testing/cli-runner.ts.
 function cli(env: NodeJS.ProcessEnv, ...args: string[]) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { env, encoding: 'utf8', timeout: 120_000 });
-  return { code: result.status, stdout: result.stdout.trim(), stderr: result.stderr.trim() };
+  return runCli(BIN, args, { env });
 }
 
 describe('a node never outlives its service', () => {
@@ -165,9 +143,9 @@ describe('PORT=0 and commands beside a running service', () => {
     assert.match(started.baseUrl, /^http:\/\/127\.0\.0\.1:[1-9]\d*$/);
     assert.equal(JSON.parse(readFileSync(join(dataDir, 'service.json'), 'utf8')).publicUrl, started.baseUrl);
 
-    const created = cli(env, 'partner', 'create', '--email', 'shop@example.com', '--password', 'pw', '--pin', '123456', '--name', 'Shop', '--phone', '+1 415 555 0100', '--service-name', 'Shop Cards');
+    const created = (await cli(env, 'partner', 'create', '--email', 'shop@example.com', '--password', 'Tall-Maple-Cloud-42', '--pin', '731946', '--name', 'Shop', '--phone', '+1 415 555 0100', '--service-name', 'Shop Cards'));
     assert.equal(created.code, 0, created.stderr);
-    const approved = cli(env, 'partner', 'approve', '--email', 'shop@example.com', '--json');
+    const approved = (await cli(env, 'partner', 'approve', '--email', 'shop@example.com', '--json'));
     assert.equal(approved.code, 0, approved.stderr);
     const { contract_address: contract, nft_id: nftId } = JSON.parse(approved.stdout);
     const rpcUrl = JSON.parse(readFileSync(join(dataDir, 'chains', 'main', 'node.json'), 'utf8')).rpcUrl;
@@ -180,7 +158,7 @@ describe('PORT=0 and commands beside a running service', () => {
     assert.equal(baseUri, `${started.baseUrl}/v2/metadata/${nftId}/`);
   });
 
-  test('the CLI refuses malformed options with one line each, before touching anything', () => {
+  test('the CLI refuses malformed options with one line each, before touching anything', async () => {
     const env = baseEnv(dataDirs.at(-1)!, { WALLET_CHAIN_ETHEREUM: 'off', WALLET_CHAIN_POLYGON: 'off' });
     const cases: Array<[string[], string]> = [
       [['partner', 'create', '--email', 'a@example.com', '--password', 'pw', '--pin', '12', '--name', 'A', '--phone', '+1 415 555 0101', '--service-name', 'A'], 'wallet-service: --pin must be 6 digits'],
@@ -190,10 +168,10 @@ describe('PORT=0 and commands beside a running service', () => {
       [['faucet', '--to', '0x52908400098527886e0f7030069857d2e4169ee7', '--amount', '0.0000000000000000001'], 'wallet-service: error 6404: invalid amount: amount must be a positive decimal number of coins'],
     ];
     for (const [args, expected] of cases) {
-      const result = cli(env, ...args);
+      const result = (await cli(env, ...args));
       assert.deepEqual({ code: result.code, stderr: result.stderr }, { code: 1, stderr: expected }, args.join(' '));
     }
-    const unknown = cli(env, 'faucet', '--bogus');
+    const unknown = (await cli(env, 'faucet', '--bogus'));
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /^wallet-service: Unknown option '--bogus'\.[^\n]* Run wallet-service --help for usage\.$/);
   });

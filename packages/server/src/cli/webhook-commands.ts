@@ -7,31 +7,8 @@ import { createWebhookEndpoint, deleteWebhookEndpoint, listWebhookEndpoints, red
 import { WEBHOOK_EVENTS } from '../webhooks/events.ts';
 import { DEFAULT_SECRET_OVERLAP_SECONDS, MAX_SECRET_OVERLAP_SECONDS } from '../webhooks/schema.ts';
 import { required, wholeNumber } from './options.ts';
+import type { CliValues } from './handler.ts';
 
-/** Options of the webhook commands, merged into the CLI's. */
-export const WEBHOOK_CLI_OPTIONS = {
-  url: { type: 'string' },
-  events: { type: 'string' },
-  endpoint: { type: 'string' },
-  message: { type: 'string' },
-  overlap: { type: 'string' },
-} as const satisfies ParseArgsConfig['options'];
-
-export const WEBHOOK_CLI_USAGE = `  webhook list --email E                  a partner's webhook endpoints
-  webhook create --email E --url U [--events a,b]
-                                          register an endpoint (all events by default); prints
-                                          its signing secret, shown this once
-  webhook delete --email E --endpoint ID  stop sending to an endpoint
-  webhook rotate-secret --email E --endpoint ID [--overlap SECONDS]
-                                          a new signing secret, shown once; the old one also
-                                          signs for SECONDS more (default 86400, 0 to 604800)
-  webhook test --email E --endpoint ID    queue a webhook.test message
-  webhook deliveries --email E --endpoint ID [--limit N]
-                                          the endpoint's newest messages and their attempts
-  webhook redeliver --email E --endpoint ID --message ID
-                                          deliver a message again (same id and body)`;
-
-type CliValues = { [name: string]: string | boolean | undefined };
 type CliHandler = (services: Services, values: CliValues) => Promise<Record<string, unknown>>;
 
 async function partnerIdOf(services: Services, values: CliValues): Promise<string> {

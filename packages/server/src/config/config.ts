@@ -3,6 +3,7 @@ import proxyAddr from '@fastify/proxy-addr';
 import { resolve } from 'node:path';
 import Type, { type Static } from 'typebox';
 import { Value } from 'typebox/value';
+import { secret, secretUrl } from '../lib/secret.ts';
 
 /** The three chain names the API accepts (`chain` of prepare and of the card query). */
 export const CHAIN_NAMES = ['main', 'ethereum', 'polygon'] as const;
@@ -31,7 +32,7 @@ const ManagedChain = Type.Object(
 const ExternalChain = Type.Object(
   {
     mode: Type.Literal('external'),
-    rpcUrl: Type.String({ pattern: '^(https?|wss?)://' }),
+    rpcUrl: secretUrl(Type.String({ pattern: '^(https?|wss?)://' })),
     chainId: Type.Integer({ minimum: 1 }),
     messagePrefix: MessagePrefix,
   },
@@ -52,6 +53,12 @@ const A2aLinks = Type.Object(
   { additionalProperties: false },
 );
 
+/** A per-address rate limit: `max` requests per `timeWindowMs`; `acrossInstances` counts in the store (every process shares it). */
+const RateLimit = Type.Object(
+  { max: Type.Integer({ minimum: 1 }), timeWindowMs: Type.Integer({ minimum: 1 }), acrossInstances: Type.Boolean() },
+  { additionalProperties: false },
+);
+
 export const ConfigSchema = Type.Object(
   {
     host: Type.String({ minLength: 1 }),
@@ -64,9 +71,9 @@ export const ConfigSchema = Type.Object(
     /** Base URL that clients reach the service at; used in card URIs and links. */
     publicUrl: Type.String({ pattern: '^https?://' }),
     dataDir: Type.String({ minLength: 1 }),
-    databaseUrl: Type.Union([Type.String({ pattern: '^postgres(ql)?://' }), Type.Null()]),
+    databaseUrl: secretUrl(Type.Union([Type.String({ pattern: '^postgres(ql)?://' }), Type.Null()])),
     /** 32-byte master key as 64 hex characters; when null it is created in the data directory. */
-    masterKey: Type.Union([Type.String({ pattern: '^[0-9a-fA-F]{64}$' }), Type.Null()]),
+    masterKey: secret(Type.Union([Type.String({ pattern: '^[0-9a-fA-F]{64}$' }), Type.Null()])),
     logLevel: Type.Union([
       Type.Literal('fatal'),
       Type.Literal('error'),
@@ -138,6 +145,8 @@ export const ConfigSchema = Type.Object(
         retryDelaysMs: Type.Array(Type.Integer({ minimum: 0 }), { minItems: 1, maxItems: 50 }),
         /** One attempt, connection to answer. */
         timeoutMs: Type.Integer({ minimum: 100, maximum: 60_000 }),
+        /** How long a message that failed (or waits for its transaction) holds back the endpoint's later messages about other subjects. */
+        holdLaterMessagesMs: Type.Integer({ minimum: 0, maximum: 3_600_000 }),
         /** Let endpoints be on loopback, private and link-local addresses (closed networks, tests). */
         allowPrivateAddresses: Type.Boolean(),
       },
@@ -206,6 +215,36 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false },
     ),
+    /** Bounds on what a request may send (docs/configuration.md, "Request limits"). */
+    http: Type.Object(
+      {
+        /** Largest JSON body; a larger one answers 413 (4130) before it is read. */
+        maxJsonBodyBytes: Type.Integer({ minimum: 1024, maximum: 64 * 1024 * 1024 }),
+        /** Deepest nesting of arrays and objects in a JSON body, or in JSON text inside one (400). */
+        maxJsonDepth: Type.Integer({ minimum: 8, maximum: 1_000 }),
+        /** Largest JSON kept in the store from one request (B1's request), serialized (400). */
+        maxStoredJsonBytes: Type.Integer({ minimum: 1024 }),
+        /** Requests per client address and window on the routes without authentication (429 with Retry-After). */
+        rateLimits: Type.Object(
+          {
+            /** B1 prepare. */
+            prepare: RateLimit,
+            /** B2 links and QR codes, B3 result polls (those answered from memory are not counted), B4 card query. */
+            a2aReads: RateLimit,
+            /** Wallet-app sign-up. */
+            signUp: RateLimit,
+            /** Wallet-app sign-in (the wrong-password back-off comes on top). */
+            signIn: RateLimit,
+            /** The claim page's calls (view and claim a card by its link). */
+            claims: RateLimit,
+            /** Card metadata and public files (read by marketplaces and indexers, often from few addresses). */
+            metadata: RateLimit,
+          },
+          { additionalProperties: false },
+        ),
+      },
+      { additionalProperties: false },
+    ),
     partnerApi: Type.Object(
       {
         /** Requests per client address and window on every Family A route (per service process). */
@@ -216,10 +255,14 @@ export const ConfigSchema = Type.Object(
         /** Back-off after wrong passwords (sign-in and password change), kept in the store. */
         signInThrottle: Type.Object(
           {
-            /** Wrong passwords from one client address before it has to wait. */
+            /** Wrong passwords from one client address, for any logins, before it has to wait. */
             addressFreeFailures: Type.Integer({ minimum: 1 }),
-            /** Wrong passwords for one account, from any address, before it has to wait. */
+            /** Wrong passwords from one client address for one login before that address has to wait for it. */
+            addressAccountFreeFailures: Type.Integer({ minimum: 1 }),
+            /** Wrong passwords for one account, from all addresses, after which each check of it is slowed (never refused). */
             accountFreeFailures: Type.Integer({ minimum: 1 }),
+            /** How long each check of such an account waits first. */
+            accountSlowdownMs: Type.Integer({ minimum: 0, maximum: 10_000 }),
             /** Wait after the first failure past the free ones; doubles with each further failure. */
             baseDelayMs: Type.Integer({ minimum: 1 }),
             /** Longest wait, so the real owner is never locked out for longer. */
@@ -241,7 +284,7 @@ export const ConfigSchema = Type.Object(
       {
         port: Type.Union([Type.Integer({ minimum: 1, maximum: 65535 }), Type.Null()]),
         host: Type.String({ minLength: 1 }),
-        token: Type.Union([Type.String({ minLength: 16 }), Type.Null()]),
+        token: secret(Type.Union([Type.String({ minLength: 16 }), Type.Null()])),
       },
       { additionalProperties: false },
     ),
@@ -265,8 +308,8 @@ export const ConfigSchema = Type.Object(
           /** Path-style URLs (bucket in the path), which most S3-compatible services need. */
           forcePathStyle: Type.Optional(Type.Boolean()),
           /** Credentials; when absent the AWS SDK's default chain (AWS_ACCESS_KEY_ID, ...) is used. */
-          accessKeyId: Type.Optional(Type.String({ minLength: 1 })),
-          secretAccessKey: Type.Optional(Type.String({ minLength: 1 })),
+          accessKeyId: Type.Optional(secret(Type.String({ minLength: 1 }))),
+          secretAccessKey: Type.Optional(secret(Type.String({ minLength: 1 }))),
           /** Public files are linked at <publicBaseUrl>/<key> instead of through the service. */
           publicBaseUrl: Type.Optional(Type.String({ pattern: '^https?://' })),
         },
@@ -331,17 +374,33 @@ export function defaultConfig(): Config {
       // Standard Webhooks' schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (about 27.6 h in all).
       retryDelaysMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
       timeoutMs: 15_000,
+      holdLaterMessagesMs: 30_000,
       allowPrivateAddresses: false,
     },
     invites: { senderDailyLimit: 1_000, receiverDailyLimit: 3, receiverMonthlyLimit: 10 },
     messenger: { kind: 'outbox' },
     walletApp: { sessionLifetimeSeconds: 86_400, faucetCoins: 10, faucetIntervalSeconds: 60 },
     partnerProgram: { endsAt: null },
+    http: {
+      maxJsonBodyBytes: 1024 * 1024,
+      maxJsonDepth: 64,
+      maxStoredJsonBytes: 256 * 1024,
+      rateLimits: {
+        prepare: { max: 120, timeWindowMs: 60_000, acrossInstances: true },
+        a2aReads: { max: 600, timeWindowMs: 60_000, acrossInstances: false },
+        signUp: { max: 10, timeWindowMs: 3_600_000, acrossInstances: true },
+        signIn: { max: 60, timeWindowMs: 60_000, acrossInstances: false },
+        claims: { max: 60, timeWindowMs: 60_000, acrossInstances: false },
+        metadata: { max: 3_000, timeWindowMs: 60_000, acrossInstances: false },
+      },
+    },
     partnerApi: {
       rateLimit: { max: 300, timeWindowMs: 60_000 },
       signInThrottle: {
-        addressFreeFailures: 5,
-        accountFreeFailures: 10,
+        addressFreeFailures: 20,
+        addressAccountFreeFailures: 5,
+        accountFreeFailures: 100,
+        accountSlowdownMs: 1_000,
         baseDelayMs: 30_000,
         maxDelayMs: 15 * 60_000,
         windowMs: 60 * 60_000,

@@ -313,6 +313,11 @@ export class KeyVault {
     return row ? { keyId: row.id, address: row.address as `0x${string}` } : undefined;
   }
 
+  /** The id of the master key this process runs with (the one it was given at start). */
+  get masterKeyId(): string {
+    return this.#keys.primaryId;
+  }
+
   /** The master key with this id (a rotation's new key is read from the data directory). */
   async masterKey(id: string): Promise<Uint8Array> {
     return this.#keys.get(id);

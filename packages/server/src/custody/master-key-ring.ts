@@ -3,8 +3,9 @@ import { MasterKeyError, readDataDirMasterKeys } from './master-key.ts';
 
 /**
  * The master keys a process can open rows with, by id: the one it started with and, during and
- * after a rotation, the new one, read from the data directory the first time a row tagged with it
- * is met. So a running service keeps signing while `keys rotate-master` moves its keys.
+ * after a rotation, the new one (or, on an instance restarted with the new key, the old one), read
+ * from the data directory the first time a row or access token tagged with it is met. So a running
+ * service keeps signing while `keys rotate-master` moves its keys.
  */
 export class MasterKeyRing {
   readonly primaryId: string;
@@ -28,7 +29,7 @@ export class MasterKeyRing {
       for (const key of await readDataDirMasterKeys(this.dataDir)) this.#keys.set(masterKeyId(key), key);
     }
     const found = this.#keys.get(id);
-    if (!found) throw new MasterKeyError(`no master key with id ${id} is available (master.key, master.key.next); a rotation's new key is missing`);
+    if (!found) throw new MasterKeyError(`no master key with id ${id} is available (master.key, master.key.next, master.key.previous); a key of a rotation is missing from the data directory`);
     return found;
   }
 }

@@ -8,6 +8,11 @@ const MASTER_KEY_HEX = /^[0-9a-fA-F]{64}$/;
 export const MASTER_KEY_FILE = 'master.key';
 /** The new key of a master key rotation in progress (`keys rotate-master`), beside master.key. */
 export const NEXT_MASTER_KEY_FILE = 'master.key.next';
+/**
+ * The old key of a rotation, kept from `keys rotate-master` until `keys finish-rotation`: instances
+ * restarted with the new key read it to accept access tokens still signed under the old one.
+ */
+export const PREVIOUS_MASTER_KEY_FILE = 'master.key.previous';
 
 /** The master key could not be loaded; the service must not start. */
 export class MasterKeyError extends Error {
@@ -56,16 +61,62 @@ export async function createNextMasterKey(dataDir: string): Promise<Uint8Array> 
   return readKeyFile(path);
 }
 
+/** The key in `<dataDir>/<name>` (one of the key files), or undefined when there is no such file. */
+export async function readMasterKeyFile(dataDir: string, name: string): Promise<Uint8Array | undefined> {
+  const path = join(dataDir, name);
+  return (await exists(path)) ? readKeyFile(path) : undefined;
+}
+
 /** Makes the rotation's new key the data directory's master.key (one atomic rename). */
 export async function promoteNextMasterKey(dataDir: string): Promise<void> {
   await rename(join(dataDir, NEXT_MASTER_KEY_FILE), join(dataDir, MASTER_KEY_FILE));
   await syncDirectory(dataDir);
 }
 
-/** The keys kept in the data directory (master.key, master.key.next), whichever exist. */
+/**
+ * Keeps a rotation's old key as `<dataDir>/master.key.previous` (0600, synced), replacing what a
+ * rotation that crashed left there: written in full to a private temporary file, then renamed.
+ */
+export async function keepPreviousMasterKey(dataDir: string, key: Uint8Array): Promise<void> {
+  const path = join(dataDir, PREVIOUS_MASTER_KEY_FILE);
+  const temporary = `${path}.${randomUUID()}.tmp`;
+  const contents = Buffer.from(`${Buffer.from(key).toString('hex')}\n`, 'utf8');
+  try {
+    await writeNewPrivateFile(temporary, contents);
+    await rename(temporary, path);
+    await syncDirectory(dataDir);
+  } finally {
+    contents.fill(0);
+    await unlink(temporary).catch(() => undefined);
+  }
+}
+
+/** Deletes these key files of the data directory (the end of a rotation); those already gone are skipped. */
+export async function removeMasterKeyFiles(dataDir: string, names: string[]): Promise<string[]> {
+  const removed: string[] = [];
+  for (const name of names) {
+    try {
+      await unlink(join(dataDir, name));
+      removed.push(name);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+  if (removed.length > 0) await syncDirectory(dataDir);
+  return removed;
+}
+
+/** Which of the key files (master.key, master.key.next, master.key.previous) the data directory holds. */
+export async function masterKeyFilesIn(dataDir: string): Promise<string[]> {
+  const names: string[] = [];
+  for (const name of [MASTER_KEY_FILE, NEXT_MASTER_KEY_FILE, PREVIOUS_MASTER_KEY_FILE]) if (await exists(join(dataDir, name))) names.push(name);
+  return names;
+}
+
+/** The keys kept in the data directory (master.key, master.key.next, master.key.previous), whichever exist. */
 export async function readDataDirMasterKeys(dataDir: string): Promise<Uint8Array[]> {
   const keys: Uint8Array[] = [];
-  for (const name of [MASTER_KEY_FILE, NEXT_MASTER_KEY_FILE]) {
+  for (const name of [MASTER_KEY_FILE, NEXT_MASTER_KEY_FILE, PREVIOUS_MASTER_KEY_FILE]) {
     const path = join(dataDir, name);
     if (await exists(path)) keys.push(await readKeyFile(path));
   }
@@ -87,13 +138,7 @@ async function publishNewKey(path: string): Promise<void> {
   const key = randomBytes(MASTER_KEY_BYTES);
   const contents = Buffer.from(`${key.toString('hex')}\n`, 'utf8');
   try {
-    const handle = await open(temporary, 'wx', 0o600);
-    try {
-      await handle.writeFile(contents);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await writeNewPrivateFile(temporary, contents);
     try {
       await link(temporary, path);
     } catch (error) {
@@ -104,6 +149,17 @@ async function publishNewKey(path: string): Promise<void> {
     key.fill(0);
     contents.fill(0);
     await unlink(temporary).catch(() => undefined);
+  }
+}
+
+/** Creates `path` (it must not exist) with mode 0600, writes `contents` and syncs it. */
+async function writeNewPrivateFile(path: string, contents: Uint8Array): Promise<void> {
+  const handle = await open(path, 'wx', 0o600);
+  try {
+    await handle.writeFile(contents);
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }
 

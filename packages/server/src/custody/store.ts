@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { Db } from '../store/database.ts';
-import type { KeyOwnerType, SigningKeyRow } from '../store/schema.ts';
+import type { Db, DbTransaction } from '../store/database.ts';
+import type { KeyOwnerType, ServiceInstanceTable, SigningKeyRow } from '../store/schema.ts';
 
 /** The columns a key is unsealed from, and its wrong-PIN count. */
 export type SealedRow = Pick<
@@ -107,9 +107,13 @@ export async function countPinAttempt(db: Db, keyId: string, maxFailures: number
     .executeTakeFirst();
 }
 
-/** Settings of the master key: the id of the key in force, and the rotation under way (JSON). */
+/**
+ * Settings of the master key: the id of the key in force, the rotation whose keys are still moving,
+ * and the rollout that follows it until `keys finish-rotation` (JSON).
+ */
 const MASTER_KEY_ID_SETTING = 'master_key_id';
 const ROTATION_SETTING = 'master_key_rotation';
+const ROLLOUT_SETTING = 'master_key_rollout';
 
 /** A master key rotation under way: from which key to which (ids), since when. */
 export interface MasterKeyRotation {
@@ -118,11 +122,39 @@ export interface MasterKeyRotation {
   startedAtMs: number;
 }
 
-export async function readMasterKeyState(db: Db): Promise<{ current: string | undefined; rotation: MasterKeyRotation | undefined }> {
-  const rows = await db.selectFrom('service_settings').select(['key', 'value']).where('key', 'in', [MASTER_KEY_ID_SETTING, ROTATION_SETTING]).execute();
+/**
+ * A rotation whose keys have all moved (`to` is in force) while instances may still run with `from`:
+ * both keys are accepted for access tokens until `keys finish-rotation` retires `from`.
+ */
+export type MasterKeyRollout = MasterKeyRotation;
+
+export interface MasterKeyState {
+  current: string | undefined;
+  rotation: MasterKeyRotation | undefined;
+  rollout: MasterKeyRollout | undefined;
+}
+
+export async function readMasterKeyState(db: Db | DbTransaction): Promise<MasterKeyState> {
+  const rows = await db.selectFrom('service_settings').select(['key', 'value']).where('key', 'in', [MASTER_KEY_ID_SETTING, ROTATION_SETTING, ROLLOUT_SETTING]).execute();
   const value = (key: string) => rows.find((row) => row.key === key)?.value;
-  const rotation = value(ROTATION_SETTING);
-  return { current: value(MASTER_KEY_ID_SETTING), rotation: rotation ? (JSON.parse(rotation) as MasterKeyRotation) : undefined };
+  const parsed = (key: string) => {
+    const text = value(key);
+    return text ? (JSON.parse(text) as MasterKeyRotation) : undefined;
+  };
+  return { current: value(MASTER_KEY_ID_SETTING), rotation: parsed(ROTATION_SETTING), rollout: parsed(ROLLOUT_SETTING) };
+}
+
+/**
+ * Whether a process may run with the master key `id`: the key in force, the new key of a rotation
+ * whose keys are moving, or the old key of a rollout not yet finished.
+ */
+export function admitsMasterKey(state: MasterKeyState, id: string): boolean {
+  return state.current === undefined || id === state.current || id === state.rotation?.to || id === state.rollout?.from;
+}
+
+/** The master keys access tokens are accepted under besides an instance's own: both keys of a rotation or rollout under way. */
+export function keysOfRotation(state: MasterKeyState): string[] {
+  return [state.rotation, state.rollout].flatMap((step) => (step ? [step.from, step.to] : []));
 }
 
 /**
@@ -154,11 +186,13 @@ export async function findKeysNotUnder(db: Db, masterKeyId: string, limit: numbe
 }
 
 /**
- * Ends a rotation: in one transaction, unless a key (or a webhook secret) is still wrapped under another key, the new key
- * becomes the one in force. On PostgreSQL the table is locked first so a key written by a
+ * Ends the moving of keys: in one transaction, unless a key (or a webhook secret) is still wrapped under another key, the new key
+ * becomes the one in force and the rotation becomes a rollout (its old key is still accepted until
+ * `keys finish-rotation`). On PostgreSQL the table is locked first so a key written by a
  * transaction still open is counted. Whether it ended.
  */
-export async function finishRotation(db: Db, dialect: 'sqlite' | 'postgres', to: string): Promise<boolean> {
+export async function recordNewKeyInForce(db: Db, dialect: 'sqlite' | 'postgres', rotation: MasterKeyRotation): Promise<boolean> {
+  const { to } = rotation;
   return db.transaction().execute(async (trx) => {
     // The write first: SQLite takes its write lock, so no key can be written meanwhile.
     await trx.updateTable('service_settings').set({ value: to }).where('key', '=', MASTER_KEY_ID_SETTING).execute();
@@ -186,6 +220,7 @@ export async function finishRotation(db: Db, dialect: 'sqlite' | 'postgres', to:
       .executeTakeFirst();
     if (left || secretLeft || claimSecretLeft) throw new RotationNotDone();
     await trx.deleteFrom('service_settings').where('key', '=', ROTATION_SETTING).execute();
+    await trx.insertInto('service_settings').values({ key: ROLLOUT_SETTING, value: JSON.stringify(rotation) }).onConflict((conflict) => conflict.column('key').doUpdateSet({ value: JSON.stringify(rotation) })).execute();
     return true;
   }).catch((error: unknown) => {
     if (error instanceof RotationNotDone) return false;
@@ -270,4 +305,61 @@ export async function wipeClaimSecretsBefore(db: Db, beforeMs: number): Promise<
     .where('created_ms', '<', beforeMs)
     .executeTakeFirst();
   return Number(updated.numUpdatedRows);
+}
+
+/** A serving instance as its row shows it (migration 023). */
+export type ServiceInstanceRow = ServiceInstanceTable;
+
+/** The instances, oldest first. */
+export async function listServiceInstances(db: Db): Promise<ServiceInstanceRow[]> {
+  const rows = await db.selectFrom('service_instances').selectAll().orderBy('started_at_ms').orderBy('id').execute();
+  return rows.map((row) => ({ ...row, pid: Number(row.pid), started_at_ms: Number(row.started_at_ms), seen_at_ms: Number(row.seen_at_ms) }));
+}
+
+/**
+ * Writes an instance's row (a start or a heartbeat) and reads the master key state in the same
+ * transaction, the write first: it waits for an `endRollout` under way (its table lock on
+ * PostgreSQL, the write lock on SQLite), so an instance on a key that rollout retires sees it
+ * retired, and a rollout ending after the write sees the instance. The state, read after the write.
+ */
+export async function recordServiceInstance(db: Db, row: ServiceInstanceRow): Promise<MasterKeyState> {
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('service_instances')
+      .values(row)
+      .onConflict((conflict) => conflict.column('id').doUpdateSet({ master_key_id: row.master_key_id, seen_at_ms: row.seen_at_ms }))
+      .execute();
+    return readMasterKeyState(trx);
+  });
+}
+
+export async function deleteServiceInstance(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('service_instances').where('id', '=', id).execute();
+}
+
+/**
+ * Retires a rollout's old key: in one transaction, unless an instance seen since `liveSinceMs` runs
+ * with another key than the new one, the rollout record goes (from then on only the new key is
+ * accepted, and a process given the old key is refused). On PostgreSQL the instances' table is
+ * locked first, so an instance starting meanwhile waits and then finds the rollout over.
+ * The live instances on another key, none when it ended.
+ */
+export async function endRollout(db: Db, dialect: 'sqlite' | 'postgres', rollout: MasterKeyRollout, liveSinceMs: number): Promise<{ ended: boolean; holdouts: ServiceInstanceRow[] }> {
+  return db.transaction().execute(async (trx) => {
+    // The write first: SQLite takes its write lock, so no instance row can be written meanwhile.
+    const deleted = await trx.deleteFrom('service_settings').where('key', '=', ROLLOUT_SETTING).where('value', '=', JSON.stringify(rollout)).executeTakeFirst();
+    if (dialect === 'postgres') await sql`lock table service_instances in exclusive mode`.execute(trx);
+    const holdouts = await trx.selectFrom('service_instances').selectAll().where('seen_at_ms', '>=', liveSinceMs).where('master_key_id', '!=', rollout.to).orderBy('started_at_ms').execute();
+    if (holdouts.length > 0) throw new RolloutHeldBack(holdouts.map((row) => ({ ...row, pid: Number(row.pid), started_at_ms: Number(row.started_at_ms), seen_at_ms: Number(row.seen_at_ms) })));
+    return { ended: deleted.numDeletedRows === 1n, holdouts: [] };
+  }).catch((error: unknown) => {
+    if (error instanceof RolloutHeldBack) return { ended: false, holdouts: error.holdouts };
+    throw error;
+  });
+}
+
+class RolloutHeldBack extends Error {
+  constructor(readonly holdouts: ServiceInstanceRow[]) {
+    super('instances still run with the old master key');
+  }
 }

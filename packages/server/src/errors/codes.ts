@@ -77,6 +77,10 @@ export const errorCodes = {
   4208: { http: 400, message: 'card can be sent only to a friend, which is not available' },
   4700: { http: 400, message: 'no transaction receipt' },
   4090: { http: 400, message: 'idempotency key was used with another request' },
+  4209: { http: 409, message: 'another operation on this card is in progress' },
+  4130: { http: 413, message: 'request body is too large' },
+  4010: { http: 400, message: 'pin is too easy to guess' },
+  4011: { http: 400, message: 'password is too easy to guess' },
 
   // Family B
   6000: { http: 400, message: 'request key does not exist' },
@@ -172,6 +176,10 @@ export const Errors = {
   CardFriendOnly: 4208,
   NoReceipt: 4700,
   IdempotencyKeyReused: 4090,
+  CardBusy: 4209,
+  BodyTooLarge: 4130,
+  WeakPin: 4010,
+  WeakPassword: 4011,
   RequestKeyUnknown: 6000,
   RequestKeyExpired: 6001,
   InvalidRequestType: 6010,

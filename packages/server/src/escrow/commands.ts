@@ -22,6 +22,8 @@ import { deleteDepositClaims, deleteEscrowClaims, findDepositClaimSecrets, inser
 import { claimSecretContext } from '../custody/sealed-values.ts';
 import { Errors } from '../errors/codes.ts';
 import { holdWebhookEvent } from '../webhooks/events.ts';
+import { releaseCardClaims, takeCardClaims } from '../cards/claims/commands.ts';
+import { cardClaimOf } from '../cards/transfer/commands.ts';
 
 /** The escrow contract a card contract lets move its cards (fixed when the card contract was deployed). */
 async function escrowOf(deps: { chains: ChainRegistry }, contract: Pick<PartnerCardContract, 'chain' | 'address'>): Promise<Address> {
@@ -78,9 +80,10 @@ export async function escrowApproval(deps: { store: Store; chains: ChainRegistry
 
 /**
  * A17: puts the partner's cards into escrow, each behind a claim link of its own. Refusals before
- * the PIN is tried: not the partner's contract (400), escrow not approved (4203), none of the cards
- * held by the partner (4201). Cards the partner does not hold, and any the escrow refuses, are
- * counted in fail_count and get no link. Each link carries a fresh 32-byte secret in its fragment;
+ * the PIN is tried: not the partner's contract (400), escrow not approved (4203), every card held
+ * by another operation under way (4209, cards/claims), none of the cards held by the partner (4201,
+ * read after the claims are taken). Cards the partner does not hold, cards another operation holds,
+ * and any the escrow refuses, are counted in fail_count and get no link. Each link carries a fresh 32-byte secret in its fragment;
  * only its hash is stored in clear, and goes on chain, so the store alone cannot claim a card.
  * Under an Idempotency-Key the secrets are also kept sealed under the master key for the key's
  * 24 h, so a retry after the first call stopped after submitting answers with the same links.
@@ -97,9 +100,28 @@ export async function depositCards(
   if (!(await isEscrowApproved(deps, partner, contract, escrow))) {
     throw new AppError(Errors.EscrowNotApproved, { detail: 'call POST /v2/escrow/approve for this contract first' });
   }
+  // Per card: a card another operation holds (cards/claims) is not deposited and counts in
+  // fail_count, as one the partner does not hold; 4209 only when no card asked for could be claimed.
+  const asked = input.cardIds.map((cardId) => cardClaimOf(contract, cardId));
+  const claimed = await takeCardClaims(deps, asked, depositKey);
+  try {
+    return await depositClaimedCards(deps, partner, { ...input, contract, escrow, depositKey, claimedIds: claimed.map((card) => Number(card.cardId)) });
+  } finally {
+    await releaseCardClaims(deps, claimed, depositKey);
+  }
+}
+
+/** A17 once the cards it may deposit are claimed: holding read from the chain now, then the PIN, then the deposit. */
+async function depositClaimedCards(
+  deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox },
+  partner: PartnerRow,
+  input: { pin: string; cardIds: number[]; callKey?: CallKey | null | undefined; contract: PartnerCardContract; escrow: Address; depositKey: string; claimedIds: number[] },
+): Promise<EscrowDepositAnswer> {
+  const { contract, escrow, depositKey } = input;
+  if (input.claimedIds.length === 0) throw new AppError(Errors.CardBusy);
   const partnerAddress = partner.main_address.toLowerCase();
-  const holders = await Promise.all(input.cardIds.map((cardId) => chainHolderOf(deps, contract, cardId)));
-  const held = input.cardIds.filter((_, index) => holders[index] === partnerAddress);
+  const holders = await Promise.all(input.claimedIds.map((cardId) => chainHolderOf(deps, contract, cardId)));
+  const held = input.claimedIds.filter((_, index) => holders[index] === partnerAddress);
   if (held.length === 0) throw new AppError(Errors.CardNotHeld, { detail: 'none of card_ids is held by the partner' });
   const signer = await unlockPartnerKey(deps, partner, input.pin);
 
@@ -225,9 +247,10 @@ export async function listEscrowedCards(
 }
 
 /**
- * A19: takes cards out of escrow back to the partner; their claim links stop working. Refused with
- * 4204 before the PIN is tried when none of the cards is in escrow from this partner; the others
- * are counted in fail_count. A retry under the Idempotency-Key of a call that stopped after
+ * A19: takes cards out of escrow back to the partner; their claim links stop working. Each card is
+ * claimed first (cards/claims): 4209 when another operation holds every one of them. Refused with
+ * 4204 before the PIN is tried when none of the claimed cards is in escrow from this partner (read
+ * after the claims are taken); the others, busy ones included, are counted in fail_count. A retry under the Idempotency-Key of a call that stopped after
  * submitting answers from that call's transaction.
  */
 export async function cancelEscrow(
@@ -239,14 +262,31 @@ export async function cancelEscrow(
   const outboxKey = operationKey('escrow-cancel', input.callKey);
   const earlier = await submittedOperation(deps, input.callKey, outboxKey);
   if (earlier) return cancelAnswer(deps, { contract, escrow, cardIds: input.cardIds, transaction: earlier });
+  const asked = input.cardIds.map((cardId) => cardClaimOf(contract, cardId));
+  const claimed = await takeCardClaims(deps, asked, outboxKey);
+  try {
+    return await cancelClaimedCards(deps, partner, { ...input, contract, escrow, outboxKey, claimedIds: claimed.map((card) => Number(card.cardId)) });
+  } finally {
+    await releaseCardClaims(deps, claimed, outboxKey);
+  }
+}
+
+/** A19 once the cards it may take back are claimed: what is in escrow read from the chain now, then the PIN, then the cancel. */
+async function cancelClaimedCards(
+  deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox },
+  partner: PartnerRow,
+  input: { pin: string; cardIds: number[]; contract: PartnerCardContract; escrow: Address; outboxKey: string; claimedIds: number[] },
+): Promise<EscrowCancelAnswer> {
+  const { contract, escrow, outboxKey } = input;
+  if (input.claimedIds.length === 0) throw new AppError(Errors.CardBusy);
   const client = deps.chains.get(contract.chain).client;
   const deposits = await Promise.all(
-    input.cardIds.map((cardId) =>
+    input.claimedIds.map((cardId) =>
       client.readContract({ address: escrow, abi: cardEscrowAbi, functionName: 'depositOf', args: [contract.address, BigInt(cardId)] }),
     ),
   );
   const partnerAddress = partner.main_address.toLowerCase();
-  const inEscrow = input.cardIds.filter((_, index) => deposits[index]![0].toLowerCase() === partnerAddress);
+  const inEscrow = input.claimedIds.filter((_, index) => deposits[index]![0].toLowerCase() === partnerAddress);
   if (inEscrow.length === 0) throw new AppError(Errors.CardNotInEscrow, { detail: 'none of card_ids is in escrow from this partner' });
   const signer = await unlockPartnerKey(deps, partner, input.pin);
   const data = encodeFunctionData({ abi: cardEscrowAbi, functionName: 'cancel', args: [contract.address, inEscrow.map(BigInt)] });

@@ -252,7 +252,8 @@ test('races: two deposits of the same card give it one link; two members claimin
   assert.equal(links.length, 1, deposits.map((response) => response.body).join('\n'));
   for (const response of deposits) {
     if (response.statusCode === 200 && response.json().claim_links.length === 0) assert.deepEqual(response.json().failed_card_ids, [cardId]);
-    else if (response.statusCode !== 200) assert.equal(response.json().code, 4201, response.body);
+    // The other deposit lost the card's claim (4209) or came after the card was in escrow (4201).
+    else if (response.statusCode !== 200) assert.ok([4201, 4209].includes(response.json().code), response.body);
   }
   const rows = await t.services.store.db.selectFrom('escrow_claims').select('id').where('contract', '=', partner.contractAddress).execute();
   assert.equal(rows.length, 1, 'the deposit that failed left no row');

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { authenticatePartner, requestPartner } from '../partner-auth/authenticate.ts';
 import { approveEscrow, cancelEscrow, depositCards, escrowApproval, listEscrowedCards } from './commands.ts';
 import { described } from '../http/schema.ts';
+import { CardBusyAnswer } from '../cards/claims/schema.ts';
 import {
   EscrowApprovalAnswer,
   EscrowApproveBody,
@@ -34,7 +35,7 @@ export const escrowRoutes: FastifyPluginAsync = async (parent) => {
 
   app.post(
     '/v2/escrow',
-    { onRequest: authenticatePartner, schema: { summary: 'A17 Put cards into escrow (claim links)', body: EscrowCardsBody, response: { 200: described(EscrowDepositAnswer, 'The deposit transaction and a claim link per card'), 500: EscrowFailure } } },
+    { onRequest: authenticatePartner, schema: { summary: 'A17 Put cards into escrow (claim links)', body: EscrowCardsBody, response: { 200: described(EscrowDepositAnswer, 'The deposit transaction and a claim link per card'), 409: CardBusyAnswer, 500: EscrowFailure } } },
     async (request) =>
       depositCards(services, requestPartner(request), { ...cardsInput(request.body), callKey: request.idempotency }),
   );
@@ -48,7 +49,7 @@ export const escrowRoutes: FastifyPluginAsync = async (parent) => {
 
   app.delete(
     '/v2/escrow',
-    { onRequest: authenticatePartner, schema: { summary: 'A19 Take cards back from escrow', body: EscrowCardsBody, response: { 200: described(EscrowCancelAnswer, 'The cards taken back and the transaction'), 500: EscrowFailure } } },
+    { onRequest: authenticatePartner, schema: { summary: 'A19 Take cards back from escrow', body: EscrowCardsBody, response: { 200: described(EscrowCancelAnswer, 'The cards taken back and the transaction'), 409: CardBusyAnswer, 500: EscrowFailure } } },
     async (request) =>
       cancelEscrow(services, requestPartner(request), { ...cardsInput(request.body), callKey: request.idempotency }),
   );

@@ -3,6 +3,7 @@ import { contractCardPage, ListedCard } from '../cards/lists/schema.ts';
 import { CardId } from '../cards/ids.ts';
 import { Address } from '../cards/mint/payload.ts';
 import { ErrorBody, Sha256Hex } from '../http/schema.ts';
+import { secret } from '../lib/secret.ts';
 
 /** A15 to A19 answer a failure outside the listed codes with the registry's 500 body, as the specification has them. */
 export const EscrowFailure = ErrorBody;
@@ -17,7 +18,7 @@ const CardIds = Type.Array(CardId, {
 });
 
 /** A15 body. */
-export const EscrowApproveBody = Type.Object({ pin: Sha256Hex, contract_address: Address }, { additionalProperties: true });
+export const EscrowApproveBody = Type.Object({ pin: secret(Sha256Hex), contract_address: Address }, { additionalProperties: true });
 
 /** A15 answer: the approval transaction. */
 export const TxHashAnswer = Type.Object({ tx_hash: Type.String() });
@@ -32,14 +33,14 @@ export const EscrowContractQuery = Type.Object({
 export const EscrowApprovalAnswer = Type.Object({ approve: Type.Boolean() });
 
 /** A17 and A19 body. */
-export const EscrowCardsBody = Type.Object({ pin: Sha256Hex, card_ids: CardIds, contract_address: Address }, { additionalProperties: true });
+export const EscrowCardsBody = Type.Object({ pin: secret(Sha256Hex), card_ids: CardIds, contract_address: Address }, { additionalProperties: true });
 export type EscrowCardsBody = Static<typeof EscrowCardsBody>;
 
 /** A17 answer: the escrow result of the specification, plus which card ids failed. */
 export const EscrowDepositAnswer = Type.Object(
   {
     /** One link per card put into escrow, in the order of card_ids. */
-    claim_links: Type.Array(Type.String()),
+    claim_links: secret(Type.Array(Type.String())),
     fail_count: Type.Integer(),
     /** The card_ids that were not put into escrow (fail_count of them), in request order. */
     failed_card_ids: Type.Array(Type.Integer()),
@@ -81,7 +82,7 @@ export const EscrowListAnswer = contractCardPage(EscrowedCard);
 export type EscrowListAnswer = Static<typeof EscrowListAnswer>;
 
 /** The claim link's secret: 32 bytes of hex, as the link's fragment carries it. */
-export const ClaimSecretBody = Type.Object({ secret: Type.String({ pattern: '^(0x)?[0-9a-fA-F]{64}$' }) });
+export const ClaimSecretBody = Type.Object({ secret: secret(Type.String({ pattern: '^(0x)?[0-9a-fA-F]{64}$' })) });
 
 /** The claim link's id. */
 export const ClaimParams = Type.Object({ claim_id: Type.String({ pattern: '^[A-Za-z0-9_-]{22}$' }) });

@@ -135,11 +135,16 @@ describe('an oversized upload reaches the client as its error code', () => {
 });
 
 describe('refusals made before any route runs answer the registry body', () => {
-  test('a JSON body over 1 MiB (Family A and B), read by fetch', async () => {
-    for (const path of ['/v2/partner/auth', '/v2/a2a/prepare', '/v2/wallet-app/sessions']) {
+  test('a JSON body over 1 MiB answers 413 (4130) in each family, read by fetch', async () => {
+    const bodies: Record<string, unknown> = {
+      '/v2/partner/auth': { code: 4130, err: 'request body is too large' },
+      '/v2/a2a/prepare': { code: 4130, err: 'request body is too large' },
+      '/v2/wallet-app/sessions': { code: 4130, err: 'request body is too large', message: `Content-Length is ${2 * MiB + 10}; a body may have at most ${MiB} bytes` },
+    };
+    for (const [path, body] of Object.entries(bodies)) {
       const response = await fetch(baseUrl + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pad: 'x'.repeat(2 * MiB) }) });
-      assert.equal(response.status, 400, path);
-      assert.deepEqual(await response.json(), { code: 400, err: 'bad request', message: 'Request body is too large' }, path);
+      assert.equal(response.status, 413, path);
+      assert.deepEqual(await response.json(), body, path);
     }
   });
 

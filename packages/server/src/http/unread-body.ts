@@ -9,7 +9,7 @@ export interface DiscardLimits {
 
 /**
  * A refusal can be decided before the body has all arrived: an upload over its limit, a token
- * missing on an upload, a JSON body over 1 MiB. Answering then and closing the connection resets
+ * missing on an upload, a body over its limit (413). Answering then and closing the connection resets
  * it under a client still sending, and clients that read the answer only once they have sent their
  * body (Node's fetch, many HTTP libraries) report a network failure instead of the error body. So
  * the rest is read and thrown away first, up to a bound, as nginx's lingering close does; past the
@@ -42,7 +42,8 @@ export function lingerOnClose(socket: Socket): void {
  */
 export function discardUnreadBody(request: IncomingMessage, limits: DiscardLimits): Promise<boolean> {
   if (isBodyRead(request)) return Promise.resolve(true);
-  if (request.destroyed) return Promise.resolve(false);
+  // A body declared past the bound would be cut off anyway: the answer goes out at once.
+  if (request.destroyed || Number(request.headers['content-length']) > limits.bytes) return Promise.resolve(false);
   return new Promise((resolve) => {
     let bytes = 0;
     const finish = (whole: boolean) => {

@@ -1,54 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Writable } from 'node:stream';
 import { pino, type DestinationStream, type Level, type Logger } from 'pino';
+import type { Config } from '../config/config.ts';
+import { asWrittenInJson, configSecretValues, redactLine } from './redaction.ts';
 
 /** What every log line made while a request is handled carries: its id (commands and the outbox included). */
 export const requestContext = new AsyncLocalStorage<{ reqId: string }>();
-
-/**
- * Fields that hold secrets wherever they appear in a logged object (up to two levels below a
- * logged key, pino's wildcards being one level each): replaced by "[redacted]".
- */
-const SECRET_KEYS = [
-  'password',
-  'old_password',
-  'new_password',
-  'passwordHash',
-  'pin',
-  'old_pin',
-  'new_pin',
-  'pinHash',
-  'secret',
-  'claim_secret',
-  'service_key',
-  'serviceKey',
-  'fee_credential',
-  'kas_authorization_key',
-  'credential',
-  'privateKey',
-  'private_key',
-  'mnemonic',
-  'masterKey',
-  'master_key',
-  'token',
-  'access_token',
-  'session_token',
-  'authorization',
-  'cookie',
-  'secretAccessKey',
-  'password_hash',
-  'encrypted_secret',
-  'wrapped_data_key',
-];
-export const REDACT_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'req.headers["x-api-key"]',
-  'res.headers["set-cookie"]',
-  'headers.authorization',
-  'headers.cookie',
-  ...SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]),
-];
 
 export interface LoggerOptions {
   level: Level | 'silent';
@@ -56,18 +13,23 @@ export interface LoggerOptions {
   pretty?: boolean;
   /** Where lines go; stdout by default. */
   destination?: DestinationStream;
+  /** The configuration whose secret values (logging/redaction.ts) are masked in every line. */
+  config?: Readonly<Config>;
 }
 
 /**
- * The service's logger: pino JSON with secrets redacted, and the id of the request being handled
- * (from requestContext) on every line written while it is.
+ * The service's logger: pino JSON with secrets redacted (fields marked secret in the schemas, and
+ * the configuration's secret values: logging/redaction.ts), and the id of the request being
+ * handled (from requestContext) on every line written while it is.
  */
 export function createLogger(options: LoggerOptions): Logger {
+  const secretValues = options.config ? configSecretValues(options.config).map(asWrittenInJson) : [];
   const destination = options.destination ?? (options.pretty ? prettyStream(process.stdout) : pino.destination(1));
   return pino(
     {
       level: options.level,
-      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      // On the finished line, so that nothing escapes it: bindings, serialized errors, nested bodies.
+      hooks: { streamWrite: (line) => redactLine(line, secretValues) },
       mixin: () => {
         const context = requestContext.getStore();
         return context ? { reqId: context.reqId } : {};

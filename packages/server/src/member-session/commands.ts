@@ -69,17 +69,25 @@ const REFUSED_STATUS: Record<number, ErrorCode> = {
 };
 
 /**
- * Signs a member in with e-mail and password (SHA-256 hex): 406 unknown, 4004 wrong password, 422
- * suspended, 421 banned, 423 unsubscribed; wrong passwords and unknown e-mails count towards the same back-off as partners' (4008).
+ * Signs a member in with e-mail and password (SHA-256 hex): an unknown e-mail and a wrong password
+ * answer alike (4004 "the e-mail or the password is wrong", after the same password hash, counted
+ * alike), so sign-in does not tell which e-mails are members; 422 suspended, 421 banned, 423
+ * unsubscribed (only with the right password); the back-off is the partners' (4008).
  */
 export async function signIn(
   deps: { config: Readonly<Config>; store: Store; signInThrottle: SignInThrottle },
   input: { email: string; password: string; address: string; userAgent?: string | undefined },
 ): Promise<SignedIn & { session_token: string }> {
   if (!SHA256_HEX.test(input.password)) throw new AppError(Errors.BadRequest, { detail: 'password must be the SHA-256 hex of the password' });
-  const member = await deps.signInThrottle.checkPassword(input.address, input.password, () =>
-    findUserByEmail(deps.store.db, input.email.trim().toLowerCase()),
-  );
+  const login = input.email.trim().toLowerCase();
+  const member = await deps.signInThrottle
+    .checkPassword({ address: input.address, login, password: input.password }, () => findUserByEmail(deps.store.db, login))
+    .catch((error: unknown) => {
+      if (error instanceof AppError && (error.code === Errors.UserNotFound || error.code === Errors.WrongPassword)) {
+        throw new AppError(Errors.WrongPassword, { detail: 'the e-mail or the password is wrong' });
+      }
+      throw error;
+    });
   if (member.status !== USER_STATUS.active) throw new AppError(REFUSED_STATUS[member.status] ?? Errors.AccountStatusUndefined);
   return startSession(deps, member, input.userAgent);
 }

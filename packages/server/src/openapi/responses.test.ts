@@ -84,6 +84,8 @@ test('every operation answers as the document says, for a recorded set of reques
   for (const page of ['/', '/sign-in', '/sign-up', '/account']) await call('GET', page);
   await call('GET', '/claim/{claim_id}', { url: '/claim/AAAAAAAAAAAAAAAAAAAAAA' });
   for (const file of ['/examples/bapp', '/examples/bapp/', '/examples/bapp/app.js', '/examples/bapp/style.css', '/examples/bapp/wallet-a2a.js']) await call('GET', file);
+  for (const file of ['/examples/dapp', '/examples/dapp/']) await call('GET', file);
+  await call('GET', '/examples/dapp/assets/{name}', { url: '/examples/dapp/assets/missing.js' });
 
   // Family A: sign-in and credentials.
   const partner = await signedInPartner(app, t.services);
@@ -217,6 +219,10 @@ test('every operation answers as the document says, for a recorded set of reques
   await call('GET', '/v2/a2a/qr', { url: `/v2/a2a/qr?request_key=${key}&format=svg` });
   await call('GET', '/v2/a2a/cards', { url: `/v2/a2a/cards?sca=${partner.contractAddress}&eoa=${member.address}` });
   await call('GET', '/v2/a2a/cards', { url: `/v2/a2a/cards?eoa=${member.address}` });
+  await call('GET', '/v2/a2a/chains');
+  await call('POST', '/v2/a2a/rpc/{chain}', { url: '/v2/a2a/rpc/main', payload: { jsonrpc: '2.0', id: 1, method: 'eth_chainId' } });
+  await call('POST', '/v2/a2a/rpc/{chain}', { url: '/v2/a2a/rpc/main', payload: [{ jsonrpc: '2.0', id: 'a', method: 'eth_sendRawTransaction', params: ['0x00'] }] });
+  await call('POST', '/v2/a2a/rpc/{chain}', { url: '/v2/a2a/rpc/bitcoin', payload: { jsonrpc: '2.0', id: 1, method: 'eth_chainId' } });
 
   await call('POST', '/v2/wallet-app/sessions', { payload: { email: member.user.email, password: 'e'.repeat(64) } });
   await call('GET', '/v2/wallet-app/me', { headers: bearer });

@@ -1,7 +1,6 @@
-import rateLimit from '@fastify/rate-limit';
+import type { RateLimitOptions } from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { AppError, isAppError, isRefusedRequest } from '../errors/app-error.ts';
-import { clientAddressKey } from '../sign-in-guard/client-address.ts';
 import { assertPartnerProgramOpen } from './program-window.ts';
 import { Errors } from '../errors/codes.ts';
 import { documentFamilyRoutes, SecuritySchemes, Tags } from '../http/route-docs.ts';
@@ -36,15 +35,7 @@ export async function applyPartnerApiConventions(app: FastifyInstance): Promise<
     assertPartnerProgramOpen(app.services.config);
   });
   const limits = app.services.config.partnerApi.rateLimit;
-  // In-process counters (per service process); the wrong-password and PIN counts that guard secrets are in the store.
-  await app.register(rateLimit, {
-    global: false,
-    max: limits.max,
-    timeWindow: limits.timeWindowMs,
-    keyGenerator: (request) => clientAddressKey(request.ip),
-    errorResponseBuilder: () => new AppError(Errors.TooManyRequests),
-    onExceeded: () => app.services.metrics.rateLimitRefused(),
-  });
-  app.addHook('onRequest', app.rateLimit());
+  // The app's limiter (http/rate-limit/limits.ts), counted in this process: the wrong-password and PIN counts that guard secrets are in the store.
+  app.addHook('onRequest', app.rateLimit({ max: limits.max, timeWindow: limits.timeWindowMs, limitName: 'partnerApi', acrossInstances: false } as RateLimitOptions));
   applyIdempotencyKeys(app);
 }

@@ -70,10 +70,10 @@ describe('Family A Authorization', () => {
         .setIssuedAt()
         .setExpirationTime('1h')
         .encode(),
-      hs512: await claimsToken(services.tokenKey, { sub: partner.id, alg: 'HS512' }),
-      otherIssuer: await claimsToken(services.tokenKey, { sub: partner.id, iss: 'https://elsewhere.example' }),
-      otherAudience: await claimsToken(services.tokenKey, { sub: partner.id, aud: 'wallet-service:member' }),
-      tooLong: `${await claimsToken(services.tokenKey, { sub: partner.id })}${'A'.repeat(4000)}`,
+      hs512: await claimsToken(services.tokenKeys.signing().key, { sub: partner.id, alg: 'HS512' }),
+      otherIssuer: await claimsToken(services.tokenKeys.signing().key, { sub: partner.id, iss: 'https://elsewhere.example' }),
+      otherAudience: await claimsToken(services.tokenKeys.signing().key, { sub: partner.id, aud: 'wallet-service:member' }),
+      tooLong: `${await claimsToken(services.tokenKeys.signing().key, { sub: partner.id })}${'A'.repeat(4000)}`,
     };
     for (const [name, token] of Object.entries(tokens)) assert.deepEqual(await probe(token), invalid, name);
   });
@@ -81,7 +81,7 @@ describe('Family A Authorization', () => {
   test('an expired token answers 4002; expired and forged is 4001', async () => {
     const { partner } = await signedInPartner(app, services);
     const dayAndAnHourAgo = new Date(Date.now() - 25 * 60 * 60 * 1000);
-    const expired = await issuePartnerToken({ key: services.tokenKey, issuer: services.config.publicUrl }, partner.id, 0, dayAndAnHourAgo);
+    const expired = await issuePartnerToken({ keys: services.tokenKeys, issuer: services.config.publicUrl }, partner.id, 0, dayAndAnHourAgo);
     assert.deepEqual(await probe(expired), { status: 401, body: { code: 4002, err: 'the expired token' } });
     const forgedExpired = await claimsToken(new Uint8Array(randomBytes(32)), { sub: partner.id, expiresIn: -3600 });
     assert.deepEqual(await probe(forgedExpired), invalid);

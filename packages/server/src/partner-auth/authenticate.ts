@@ -5,7 +5,7 @@ import { findPartnerById } from '../partners/store.ts';
 import type { Config } from '../config/config.ts';
 import type { Store } from '../store/database.ts';
 import type { PartnerRow } from '../store/schema.ts';
-import { verifyPartnerToken } from './tokens.ts';
+import { verifyPartnerToken, type TokenKeys } from './tokens.ts';
 import { Errors } from '../errors/codes.ts';
 
 declare module 'fastify' {
@@ -32,10 +32,10 @@ export function tokenFromAuthorization(header: string | undefined): string | und
  * no longer exists 4001; issued before the last password change 4044; account not approved (its
  * status code: 425, 421, 422, 423 or 424); approved but without a card contract 4005.
  */
-export async function partnerFromAuthorization(deps: { config: Readonly<Config>; store: Store; tokenKey: Uint8Array }, header: string | undefined): Promise<PartnerRow> {
+export async function partnerFromAuthorization(deps: { config: Readonly<Config>; store: Store; tokenKeys: TokenKeys }, header: string | undefined): Promise<PartnerRow> {
   const token = tokenFromAuthorization(header);
   if (!token) throw new AppError(Errors.MissingAuthorization);
-  const claims = await verifyPartnerToken({ key: deps.tokenKey, issuer: deps.config.publicUrl }, token);
+  const claims = await verifyPartnerToken({ keys: deps.tokenKeys, issuer: deps.config.publicUrl }, token);
   const partner = await findPartnerById(deps.store.db, claims.sub);
   if (!partner) throw new AppError(Errors.InvalidAccessToken, { detail: 'the partner of this token no longer exists' });
   if (Number(partner.token_version) !== claims.ver) throw new AppError(Errors.UnknownAccessToken);

@@ -1,5 +1,5 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
-import { errors, jwtVerify, SignJWT } from 'jose';
+import { decodeProtectedHeader, errors, jwtVerify, SignJWT } from 'jose';
 import { AppError } from '../errors/app-error.ts';
 import { Errors } from '../errors/codes.ts';
 
@@ -31,8 +31,19 @@ export interface PartnerTokenClaims {
   exp: number;
 }
 
+/**
+ * The HMAC keys of access tokens, each derived from a master key and named (`kid`) by that key's
+ * public id: new tokens are signed with one, and a token is checked against the keys its `kid`
+ * may name (partner-auth/token-keys.ts: both keys while a master key rotation rolls out).
+ */
+export interface TokenKeys {
+  signing(): { id: string; key: Uint8Array };
+  /** The keys a token with this `kid` (none: a token from before kids) may be signed with; none when it names no key accepted now. */
+  verifying(kid: string | undefined): Promise<Uint8Array[]>;
+}
+
 export interface TokenContext {
-  key: Uint8Array;
+  keys: TokenKeys;
   /** The service's public URL: issuer of every token. */
   issuer: string;
 }
@@ -41,7 +52,7 @@ export interface TokenContext {
  * Signs a 24-hour access token for a partner.
  *
  * @example
- * const token = await issuePartnerToken({ key: services.tokenKey, issuer: config.publicUrl }, partner.id, partner.token_version);
+ * const token = await issuePartnerToken({ keys: services.tokenKeys, issuer: config.publicUrl }, partner.id, partner.token_version);
  */
 export async function issuePartnerToken(
   context: TokenContext,
@@ -50,37 +61,55 @@ export async function issuePartnerToken(
   now: Date = new Date(),
 ): Promise<string> {
   const issuedAt = Math.floor(now.getTime() / 1000);
+  const signing = context.keys.signing();
   return new SignJWT({ ver: tokenVersion })
-    .setProtectedHeader({ alg: TOKEN_ALGORITHM, typ: 'JWT' })
+    .setProtectedHeader({ alg: TOKEN_ALGORITHM, typ: 'JWT', kid: signing.id })
     .setSubject(partnerId)
     .setIssuer(context.issuer)
     .setAudience(PARTNER_TOKEN_AUDIENCE)
     .setIssuedAt(issuedAt)
     .setExpirationTime(issuedAt + PARTNER_TOKEN_LIFETIME_SECONDS)
     .setJti(randomBytes(16).toString('hex'))
-    .sign(context.key);
+    .sign(signing.key);
 }
 
 /**
- * Verifies signature, algorithm (HS256 only), issuer, audience and lifetime. Throws AppError 4002
- * for a token that is genuine but expired, 4001 for anything else that is not a token of ours.
+ * Verifies signature, algorithm (HS256 only), issuer, audience and lifetime, against the keys the
+ * token's `kid` may name. Throws AppError 4002 for a token that is genuine but expired, 4001 for
+ * anything else that is not a token of ours (a token under a retired master key included).
  */
 export async function verifyPartnerToken(context: TokenContext, token: string): Promise<PartnerTokenClaims> {
   if (token.length > MAX_TOKEN_LENGTH) throw new AppError(Errors.InvalidAccessToken);
-  let payload: Record<string, unknown>;
+  let kid: unknown;
   try {
-    ({ payload } = await jwtVerify(token, context.key, {
-      algorithms: [TOKEN_ALGORITHM],
-      issuer: context.issuer,
-      audience: PARTNER_TOKEN_AUDIENCE,
-      requiredClaims: ['sub', 'exp', 'iat'],
-      clockTolerance: 0,
-    }));
+    ({ kid } = decodeProtectedHeader(token));
   } catch (error) {
-    // jose checks the signature before the claims: only a token we signed can be "expired".
-    if (error instanceof errors.JWTExpired) throw new AppError(Errors.ExpiredAccessToken);
     throw new AppError(Errors.InvalidAccessToken, { cause: error });
   }
+  let payload: Record<string, unknown> | undefined;
+  let failure: unknown;
+  for (const key of await context.keys.verifying(typeof kid === 'string' ? kid : undefined)) {
+    try {
+      ({ payload } = await jwtVerify(token, key, {
+        algorithms: [TOKEN_ALGORITHM],
+        issuer: context.issuer,
+        audience: PARTNER_TOKEN_AUDIENCE,
+        requiredClaims: ['sub', 'exp', 'iat'],
+        clockTolerance: 0,
+      }));
+      break;
+    } catch (error) {
+      // jose checks the signature before the claims: only a token we signed can be "expired".
+      if (error instanceof errors.JWTExpired) throw new AppError(Errors.ExpiredAccessToken);
+      // Another key may have signed it (a token without kid, from before a rotation).
+      if (error instanceof errors.JWSSignatureVerificationFailed) {
+        failure = error;
+        continue;
+      }
+      throw new AppError(Errors.InvalidAccessToken, { cause: error });
+    }
+  }
+  if (!payload) throw new AppError(Errors.InvalidAccessToken, { cause: failure });
   const { sub, ver, exp } = payload;
   if (typeof sub !== 'string' || !Number.isSafeInteger(ver) || typeof exp !== 'number') throw new AppError(Errors.InvalidAccessToken);
   return { sub, ver: ver as number, exp };

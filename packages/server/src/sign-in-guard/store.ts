@@ -7,8 +7,14 @@ export async function blockedUntilOf(db: Db, scopes: readonly string[]): Promise
   return rows.map((row) => Number(row.blocked_until_ms));
 }
 
-export async function clearFailures(db: Db, scope: string): Promise<void> {
-  await db.deleteFrom('sign_in_failures').where('scope', '=', scope).execute();
+export async function clearFailures(db: Db, scopes: readonly string[]): Promise<void> {
+  await db.deleteFrom('sign_in_failures').where('scope', 'in', scopes).execute();
+}
+
+/** Failures of a scope counted since `windowStart` (0 when its last one is older). */
+export async function failuresOf(db: Db, scope: string, windowStart: number): Promise<number> {
+  const row = await db.selectFrom('sign_in_failures').select(['failures', 'last_failure_ms']).where('scope', '=', scope).executeTakeFirst();
+  return row && Number(row.last_failure_ms) >= windowStart ? Number(row.failures) : 0;
 }
 
 /**

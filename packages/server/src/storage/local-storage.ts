@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, open, rename, rm, stat, unlink } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, open, rename, rm, stat, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from '../lib/private-files.ts';
 import { assertStorageKey, type ByteRange, type FileStorage, type StoredObject } from './file-storage.ts';
 
 /**
@@ -19,10 +20,11 @@ export class LocalFileStorage implements FileStorage {
   async put(key: string, source: string | Uint8Array, _options: { contentType: string }): Promise<void> {
     const target = this.#path(key);
     const incoming = join(this.root, '.incoming', `${randomUUID()}.part`);
-    await mkdir(dirname(incoming), { recursive: true });
-    await mkdir(dirname(target), { recursive: true });
+    await mkdir(dirname(incoming), { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
+    await mkdir(dirname(target), { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
     try {
-      if (typeof source === 'string') await copyFile(source, incoming);
+      // Owner-only, whatever the mode of the file it was copied from.
+      if (typeof source === 'string') await copyFile(source, incoming).then(() => chmod(incoming, PRIVATE_FILE_MODE));
       else await writeNew(incoming, source);
       await fsync(incoming);
       await rename(incoming, target);
@@ -77,7 +79,7 @@ export class LocalFileStorage implements FileStorage {
 }
 
 async function writeNew(path: string, bytes: Uint8Array): Promise<void> {
-  const handle = await open(path, 'wx', 0o600);
+  const handle = await open(path, 'wx', PRIVATE_FILE_MODE);
   try {
     await handle.writeFile(bytes);
   } finally {

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
@@ -6,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatab
 import pg from 'pg';
 import type { Database } from './schema.ts';
 import { GroupCommit } from './group-commit.ts';
+import { createPrivateFile, makePrivateDirectory } from '../lib/private-files.ts';
 import { migrationProvider, type StoreDialect } from './migrations/index.ts';
 
 export type Db = Kysely<Database>;
@@ -108,7 +108,9 @@ function sqliteDriver(napiVersion = Number(process.versions.napi)): typeof Sqlit
 }
 
 function openSqlite(path: string): Store {
-  mkdirSync(dirname(path), { recursive: true });
+  // Created owner-only before SQLite opens it: its WAL, shared-memory and journal files take its mode.
+  makePrivateDirectory(dirname(path));
+  createPrivateFile(path);
   const Driver = sqliteDriver();
   const database = new Driver(path);
   // WAL with synchronous=FULL: an answered commit survives power loss; readers never block the writer.
@@ -143,6 +145,7 @@ function openSqlite(path: string): Store {
       return () => registered.delete(onCall);
     },
     async backupTo(path: string) {
+      createPrivateFile(path);
       await database.backup(path);
     },
     close: () => db.destroy(),

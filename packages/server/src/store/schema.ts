@@ -14,6 +14,7 @@ export interface Database {
   outbox_transactions: OutboxTransactionTable;
   service_settings: ServiceSettingTable;
   sign_in_failures: SignInFailureTable;
+  rate_limit_counts: RateLimitCountTable;
   uploaded_files: UploadedFileTable;
   a2a_requests: A2aRequestTable;
   a2a_service_keys: A2aServiceKeyTable;
@@ -34,10 +35,13 @@ export interface Database {
   invite_counts: InviteCountTable;
   messenger_messages: MessengerMessageTable;
   escrow_claims: EscrowClaimTable;
+  card_claims: CardClaimTable;
   partner_idempotency_keys: PartnerIdempotencyKeyTable;
   webhook_endpoints: WebhookEndpointTable;
   webhook_messages: WebhookMessageTable;
   webhook_attempts: WebhookAttemptTable;
+  webhook_message_subjects: WebhookMessageSubjectTable;
+  service_instances: ServiceInstanceTable;
 }
 
 export type KeyOwnerType = 'operator' | 'partner' | 'user' | 'fee_payer';
@@ -182,6 +186,16 @@ export interface ServiceSettingTable {
   value: string;
 }
 
+/** A running `serve` process and the master key it runs with (migration 023). */
+export interface ServiceInstanceTable {
+  id: string;
+  host: string;
+  pid: number;
+  master_key_id: string;
+  started_at_ms: number;
+  seen_at_ms: number;
+}
+
 /** App2App request states of the API (see docs/app2app.md). */
 export type A2aRequestStatus = 'prepared' | 'requested' | 'completed' | 'canceled' | 'error';
 
@@ -271,8 +285,16 @@ export interface WalletSessionTable {
 }
 
 /** Wrong passwords counted per account or per client address (Family A sign-in back-off). */
+/** Requests of one rate limit and client address in the current window (http/rate-limit/limits.ts). */
+export interface RateLimitCountTable {
+  /** `<limit>:<client address>`. */
+  key: string;
+  hits: number;
+  window_start_ms: number;
+}
+
 export interface SignInFailureTable {
-  /** `account:<partner id>` or `address:<client address>`. */
+  /** `address:<client address>`, `pair:<client address>|<login>` (blocking) or `account:<account id>` (slowing only). */
   scope: string;
   /** Wrong passwords since the count last started (it restarts when the last one is older than the window). */
   failures: number;
@@ -519,6 +541,18 @@ export interface EscrowClaimTable {
 }
 
 export type EscrowClaimRow = Selectable<EscrowClaimTable>;
+
+/** A card an operation holds until its transaction is final (cards/claims). */
+export interface CardClaimTable {
+  chain: string;
+  /** Lower-case address of the card contract. */
+  contract: string;
+  /** Decimal: any uint256 token id. */
+  card_id: string;
+  /** The outbox idempotency key of the transaction the claim guards. */
+  operation: string;
+  taken_ms: number;
+}
 export type NftContractRow = Selectable<NftContractTable>;
 export type A2aRequestRow = Selectable<A2aRequestTable>;
 export type WalletSessionRow = Selectable<WalletSessionTable>;
@@ -592,8 +626,17 @@ export interface WebhookMessageTable {
   event_key: string | null;
   /** The outbox idempotency key of the transaction a held message waits for. */
   outbox_key: string | null;
+  /** When its first attempt failed: from then on it holds the endpoint's later messages only `webhooks.holdLaterMessagesMs`. */
+  first_failed_at_ms: number | null;
 }
 export type WebhookMessageRow = Selectable<WebhookMessageTable>;
+
+/** What a message is about (`card:<chain>:<contract>:<card id>`, `invite:<id>`): messages of one subject are delivered in order. */
+export interface WebhookMessageSubjectTable {
+  message_id: string;
+  endpoint_id: string;
+  subject: string;
+}
 
 /** One delivery attempt: the delivery log. */
 export interface WebhookAttemptTable {

@@ -15,7 +15,8 @@ export async function startService(
   env: NodeJS.ProcessEnv,
   options: { bin?: string; timeoutMs?: number } = {},
 ): Promise<{ service: ChildProcess; baseUrl: string }> {
-  const { bin = WALLET_SERVICE_BIN, timeoutMs = 60_000 } = options;
+  // Generous: a busy machine (load 8 to 20 on two cores) takes minutes to start a service and its nodes.
+  const { bin = WALLET_SERVICE_BIN, timeoutMs = 240_000 } = options;
   const child = spawn(process.execPath, [bin, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));

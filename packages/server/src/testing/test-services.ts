@@ -7,6 +7,7 @@ import { openServices, type Services } from '../services.ts';
 import { withBackgroundJobs } from '../background-jobs.ts';
 import { buildApp, type App } from '../app.ts';
 import { createTestSchema } from './test-store.ts';
+import { RATE_LIMIT_GROUPS } from '../http/rate-limit/limits.ts';
 
 export { createTestSchema };
 
@@ -49,6 +50,8 @@ export async function createTestInstallation(overrides: ConfigOverrides = {}): P
         databaseUrl: postgres?.databaseUrl ?? null,
         chains: { ethereum: null, polygon: null },
         outbox: { pollIntervalMs: 50, rebroadcastAfterMs: 1_000 },
+        // Tests call from one address far more often than a client would; the limits' own tests set theirs.
+        http: { rateLimits: Object.fromEntries(RATE_LIMIT_GROUPS.map((group) => [group, { max: 1_000_000 }])) },
         ...overrides,
       },
     });

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { pino } from 'pino';
 import type { App } from '../app.ts';
@@ -12,6 +13,7 @@ import { openServices, type Services } from '../services.ts';
 import { startService, stopService } from './service-process.ts';
 import { createTestInstallation, type TestInstallation } from './test-services.ts';
 import { databaseUrlWithSchema } from './test-store.ts';
+import { RATE_LIMIT_GROUPS } from '../http/rate-limit/limits.ts';
 
 /**
  * What the wallet app's browser suites share: `wallet-service serve` as a child process (as `npm
@@ -49,6 +51,7 @@ export async function startWalletAppService(extraEnv: NodeJS.ProcessEnv = {}): P
     WALLET_CHAIN_ETHEREUM: 'off',
     WALLET_CHAIN_POLYGON: 'off',
     LOG_LEVEL: 'warn',
+    WALLET_CONFIG: testLimitsConfig(installation.dataDir),
     ...extraEnv,
   };
   if (installation.postgresSchema) env.DATABASE_URL = databaseUrlWithSchema(installation.config.databaseUrl!, installation.postgresSchema);
@@ -73,6 +76,14 @@ export async function startWalletAppService(extraEnv: NodeJS.ProcessEnv = {}): P
     throw error;
   }
   return { baseUrl, services, stop };
+}
+
+/** A config file raising the per-address rate limits: every browser of a test comes from 127.0.0.1, far more often than a client would. */
+function testLimitsConfig(dataDir: string): string {
+  const file = join(dataDir, 'test-limits.config.json');
+  const rateLimits = Object.fromEntries(RATE_LIMIT_GROUPS.map((group) => [group, { max: 1_000_000, timeWindowMs: 60_000, acrossInstances: false }]));
+  writeFileSync(file, JSON.stringify({ http: { rateLimits } }), { mode: 0o600 });
+  return file;
 }
 
 /** The Fastify-inject shape the shared test helpers call, carried over HTTP to the service process. */

@@ -74,6 +74,13 @@ for (const device of VIEWPORTS) {
 
       await fillSignUp({ ...newcomer, pinAgain: '246811' });
       await refused('The two PINs are not the same.');
+      // A PIN or password too easy to guess: the rule's message under its field.
+      await fillSignUp({ ...newcomer, pin: '111111' });
+      await refused('The PIN is one digit repeated');
+      assert.equal(await wallet.locator('#pin-error').count(), 1, 'shown under the PIN field');
+      await fillSignUp({ ...newcomer, password: 'password' });
+      await refused('The password is one of the most common passwords.');
+      assert.equal(await wallet.locator('#password-error').count(), 1, 'shown under the password field');
       await fillSignUp({ ...newcomer, birth: '2999-01-01' });
       await refused('The birth date is not valid');
       await shot('sign-up-error');
@@ -147,11 +154,13 @@ for (const device of VIEWPORTS) {
       await change('000000', '135790');
       await wallet.getByRole('alert').filter({ hasText: 'The PIN is wrong.' }).waitFor();
       await wallet.locator('#pin-failures').filter({ hasText: '1 wrong PIN in a row' }).waitFor();
+      await change(newcomer.pin, '654321');
+      await wallet.locator('#new-pin-error').filter({ hasText: 'The PIN is a run of digits in order' }).waitFor();
       await change(newcomer.pin, '135790');
       await wallet.getByRole('status').filter({ hasText: 'Your PIN is changed.' }).waitFor();
       newcomer.pin = '135790';
       for (let attempt = 1; attempt <= 5; attempt += 1) {
-        await change('999999', '112233');
+        await change('999999', '582016');
         await (attempt < 5 ? wallet.locator('#pin-failures').filter({ hasText: `${attempt} wrong PIN` }) : wallet.locator('#pin-locked')).waitFor();
       }
       assert.match((await wallet.locator('#pin-locked').textContent())!, /locked after five wrong PINs.*wallet-service user unlock --email/);

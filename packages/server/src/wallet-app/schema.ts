@@ -2,6 +2,7 @@ import Type from 'typebox';
 import { ErrorBody, type ErrorResponses } from '../http/schema.ts';
 export { EmptyAnswer } from '../http/schema.ts';
 import { KeyedErrorBody } from '../a2a/requests/schema.ts';
+import { secret } from '../lib/secret.ts';
 
 /** The wallet-app API's errors: the registry's body (with `message` when there is detail), or the keyed body of B3. */
 export const walletAppErrors: ErrorResponses = {
@@ -17,10 +18,10 @@ export const walletAppErrors: ErrorResponses = {
 /** Member sign-in. */
 export const SignInBody = Type.Object({
   email: Type.String({ minLength: 3, maxLength: 254 }),
-  password: Type.String({ description: 'SHA-256 hex of the password' }),
+  password: secret(Type.String({ description: 'SHA-256 hex of the password' })),
 });
 /** A PIN that is not SHA-256 hex is a client's mistake (400), not a guess: it is not counted. */
-export const ApproveBody = Type.Object({ pin: Type.String({ pattern: '^[0-9a-fA-F]{64}$', description: 'SHA-256 hex of the PIN' }) });
+export const ApproveBody = Type.Object({ pin: secret(Type.String({ pattern: '^[0-9a-fA-F]{64}$', description: 'SHA-256 hex of the PIN' })) });
 export const RequestKeyParams = Type.Object({ request_key: Type.String() });
 
 /** The member as the app shows it. */
@@ -33,7 +34,7 @@ export const MemberSummary = Type.Object({
 
 /** A new session: its bearer token (API clients; the wallet app gets a cookie instead) and when it ends. */
 export const SignedIn = Type.Object({
-  session_token: Type.Optional(Type.String({ description: 'send as `Authorization: Bearer <session_token>`; absent when the session went into the cookie' })),
+  session_token: Type.Optional(secret(Type.String({ description: 'send as `Authorization: Bearer <session_token>`; absent when the session went into the cookie' }))),
   expires_at: Type.Integer({ description: 'epoch seconds' }),
   member: MemberSummary,
 });

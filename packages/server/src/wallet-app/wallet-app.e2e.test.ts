@@ -126,7 +126,7 @@ for (const device of VIEWPORTS) {
       await wallet.getByLabel('E-mail').fill(member.user.email);
       await wallet.getByLabel('Password').fill('not the password');
       await wallet.getByRole('button', { name: 'Sign in' }).click();
-      await wallet.getByRole('alert').filter({ hasText: 'The password is wrong.' }).waitFor();
+      await wallet.getByRole('alert').filter({ hasText: 'The e-mail or the password is wrong.' }).waitFor();
       await shot(wallet, 'sign-in-error');
       // Keyboard only: the form submits with Enter.
       await wallet.getByLabel('Password').fill(member.password);

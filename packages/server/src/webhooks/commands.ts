@@ -4,7 +4,7 @@ import { AppError } from '../errors/app-error.ts';
 import { Errors } from '../errors/codes.ts';
 import type { Config } from '../config/config.ts';
 import type { Store } from '../store/database.ts';
-import type { WebhookEndpointRow, WebhookMessageRow } from '../store/schema.ts';
+import type { WebhookAttemptRow, WebhookEndpointRow, WebhookMessageRow } from '../store/schema.ts';
 import { isAllowedAddress } from '../outbound/guarded-fetch.ts';
 import { newWebhookSecret } from './signing.ts';
 import { newMessageRow, TEST_EVENT, WEBHOOK_EVENTS, webhookPayload } from './events.ts';
@@ -119,8 +119,20 @@ export async function redeliverWebhook(deps: { store: Store }, partnerId: string
   await requeueMessage(deps.store.db, messageId, Date.now());
 }
 
-function messageOf(row: WebhookMessageRow) {
-  return { id: row.id, type: row.event_type, status: row.status, attempts: row.attempts, createdAt: Number(row.created_at_ms), deliveredAt: row.delivered_at_ms === null ? null : Number(row.delivered_at_ms), payload: row.payload };
+/** A message of the log: `nextAttemptAt` is set while it is pending (it may still wait behind an older message then), `lastError` is its latest attempt's. */
+function messageOf(row: WebhookMessageRow & { attemptRows: WebhookAttemptRow[] }) {
+  const last = row.attemptRows.at(-1);
+  return {
+    id: row.id,
+    type: row.event_type,
+    status: row.status,
+    attempts: Number(row.attempts),
+    nextAttemptAt: row.status === 'pending' ? Number(row.next_attempt_ms) : null,
+    lastError: last?.error ?? null,
+    createdAt: Number(row.created_at_ms),
+    deliveredAt: row.delivered_at_ms === null ? null : Number(row.delivered_at_ms),
+    payload: row.payload,
+  };
 }
 
 async function ownEndpoint(deps: { store: Store }, partnerId: string, endpointId: string): Promise<WebhookEndpointRow> {

@@ -12,7 +12,7 @@ import { signingSecrets } from './secrets.ts';
 import { releaseHeldWebhooks } from './release.ts';
 import { deleteFinishedMessagesBefore, dueMessages, findEndpointById, leaseMessage, recordAttempt } from './store.ts';
 
-/** Messages one pass of one instance attempts at most (each of another endpoint). */
+/** Messages one pass of one instance attempts at most. */
 const MESSAGES_PER_PASS = 50;
 /** Delivered and given-up messages stay in the delivery log this long. */
 export const MESSAGE_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
@@ -21,8 +21,8 @@ const CLEANUP_EVERY_MS = 60 * 60 * 1000;
 const MAX_ANSWER_BYTES = 16 * 1024;
 
 /**
- * One pass of the webhook worker: every message due (the oldest pending one of each endpoint) is
- * leased to this worker, signed (with the endpoint's secret, and the one before a rotation during
+ * One pass of the webhook worker: every message due (store.ts, dueMessages: not waiting behind an
+ * older message of its endpoint, see docs/webhooks.md "Order") is leased to this worker, signed (with the endpoint's secret, and the one before a rotation during
  * its overlap) and posted through the guarded client; a 2xx answer delivers it,
  * anything else schedules the next attempt after `webhooks.retryDelaysMs[attempts]`, and after the
  * last the message is given up. The lease (twice the attempt time and some) keeps other instances
@@ -31,7 +31,7 @@ const MAX_ANSWER_BYTES = 16 * 1024;
  */
 export async function deliverDueWebhooks(deps: { config: Readonly<Config>; store: Store; vault: Pick<KeyVault, 'openValue'>; log: Logger }, holder: string, now = Date.now): Promise<number> {
   const settings = deps.config.webhooks;
-  const due = await dueMessages(deps.store.db, now(), MESSAGES_PER_PASS);
+  const due = await dueMessages(deps.store.db, now(), settings.holdLaterMessagesMs, MESSAGES_PER_PASS);
   const delivered = await Promise.all(
     due.map(async (message) => {
       const at = now();

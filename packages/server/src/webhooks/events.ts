@@ -57,7 +57,23 @@ export function newMessageRow(input: { endpointId: string; partnerId: string; ty
     delivered_at_ms: null,
     event_key: input.eventKey ?? null,
     outbox_key: input.outboxKey ?? null,
+    first_failed_at_ms: null,
   };
+}
+
+/**
+ * What an event is about: each card it names (`card:<chain>:<contract>:<card id>`) or the invite
+ * (`invite:<id>`). An endpoint gets the messages of one subject in the order they were queued.
+ */
+export function eventSubjects(type: string, data: Record<string, unknown>): string[] {
+  if (type === 'invite.sent' || type === 'invite.accepted') return [`invite:${String(data.invite_id)}`];
+  const cardIds = [
+    ...(typeof data.card_id === 'number' ? [data.card_id] : []),
+    ...(Array.isArray(data.card_ids) ? (data.card_ids as number[]) : []),
+    ...(Array.isArray(data.cards) ? (data.cards as Array<{ card_id: number }>).map((card) => card.card_id) : []),
+  ];
+  const contract = String(data.contract_address).toLowerCase();
+  return [...new Set(cardIds.map((cardId) => `card:${String(data.chain)}:${contract}:${cardId}`))];
 }
 
 /**
@@ -99,6 +115,7 @@ export async function enqueueWebhookEvent(
         ...(event.outboxKey === undefined ? {} : { outboxKey: event.outboxKey }),
       }),
     ),
+    eventSubjects(event.type, event.data as Record<string, unknown>),
   );
 }
 

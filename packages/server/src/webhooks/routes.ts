@@ -82,6 +82,8 @@ export const webhookRoutes: FastifyPluginAsync = async (parent) => {
         type: message.type,
         status: message.status,
         attempts: message.attempts,
+        next_attempt_at: message.nextAttemptAt,
+        last_error: message.lastError,
         created_at: message.createdAt,
         delivered_at: message.deliveredAt,
         payload: message.payload,

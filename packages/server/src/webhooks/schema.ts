@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { WEBHOOK_EVENTS } from './events.ts';
+import { secret } from '../lib/secret.ts';
 
 const EventType = Type.Union(WEBHOOK_EVENTS.map((event) => Type.Literal(event)), { description: 'an event type (docs/webhooks.md)' });
 
@@ -24,7 +25,7 @@ export const WebhookEndpointAnswer = Type.Object({
 });
 
 /** The created endpoint, with its signing secret: shown this once. */
-export const WebhookCreatedAnswer = Type.Object({ ...WebhookEndpointAnswer.properties, secret: Type.String({ description: 'whsec_<base64>: the HMAC key of the signatures' }) });
+export const WebhookCreatedAnswer = Type.Object({ ...WebhookEndpointAnswer.properties, secret: secret(Type.String({ description: 'whsec_<base64>: the HMAC key of the signatures' })) });
 
 export const WebhookListAnswer = Type.Object({ endpoints: Type.Array(WebhookEndpointAnswer) });
 
@@ -52,7 +53,7 @@ export const WebhookRotateBody = Type.Object(
 export type WebhookRotateBody = Static<typeof WebhookRotateBody>;
 
 export const WebhookSecretAnswer = Type.Object({
-  secret: Type.String(),
+  secret: secret(Type.String()),
   previous_secret_expires_at: Type.Union([Type.Integer(), Type.Null()], { description: 'epoch milliseconds until which the old secret still signs too; null with overlap_seconds 0' }),
 });
 export const WebhookTestAnswer = Type.Object({ message_id: Type.String() });
@@ -68,6 +69,10 @@ export const WebhookDeliveryLogAnswer = Type.Object({
         description: 'held: waiting for its transaction to be mined; pending: to be delivered; delivered; failed: given up',
       }),
       attempts: Type.Integer(),
+      next_attempt_at: Type.Union([Type.Integer(), Type.Null()], {
+        description: 'epoch milliseconds of the next attempt while pending (a message waiting behind an older one of the same card goes once that one is delivered); null otherwise',
+      }),
+      last_error: Type.Union([Type.String(), Type.Null()], { description: "the latest attempt's error (e.g. HTTP 500); null when it was delivered or not attempted" }),
       created_at: Type.Integer(),
       delivered_at: Type.Union([Type.Integer(), Type.Null()]),
       payload: Type.String({ description: 'the body posted, byte for byte' }),

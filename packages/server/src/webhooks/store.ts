@@ -32,16 +32,26 @@ export async function deleteEndpoint(db: Db, endpointId: string, atMs: number): 
   });
 }
 
-export async function insertMessages(db: Db | DbTransaction, rows: WebhookMessageRow[]): Promise<void> {
-  if (rows.length > 0) await db.insertInto('webhook_messages').values(rows).onConflict((conflict) => conflict.columns(['endpoint_id', 'event_key']).doNothing()).execute();
+/** Queues messages (one event, one row per endpoint) with what the event is about; a repeated event key adds nothing. */
+export async function insertMessages(db: Db | DbTransaction, rows: WebhookMessageRow[], subjects: string[] = []): Promise<void> {
+  if (rows.length === 0) return;
+  const inserted = await db.insertInto('webhook_messages').values(rows).onConflict((conflict) => conflict.columns(['endpoint_id', 'event_key']).doNothing()).returning(['id', 'endpoint_id']).execute();
+  const subjectRows = inserted.flatMap((message) => subjects.map((subject) => ({ message_id: message.id, endpoint_id: message.endpoint_id, subject })));
+  if (subjectRows.length > 0) await db.insertInto('webhook_message_subjects').values(subjectRows).execute();
 }
 
 /**
- * Messages due for an attempt: pending, their time come, not leased, and each the oldest pending
- * message of its endpoint (so an endpoint gets its messages in order, one at a time). A held
- * message waits for its transaction and the endpoint's later messages wait behind it.
+ * Messages due for an attempt: pending, their time come, not leased, and not waiting behind an
+ * older unfinished (pending or held) message of the same endpoint (docs/webhooks.md, "Order"):
+ * - one about a subject in common (a card, an invite), however long that one takes;
+ * - one in line: pending and not failed yet, failed less than `holdMs` ago, or held (waiting for
+ *   its transaction) for less than `holdMs`; unless it is itself waiting behind an older message
+ *   of its own subject (it will not be attempted before that one, so it holds nothing).
+ * So an endpoint that answers gets its messages one at a time in queue order, and a failing
+ * message delays the others at most `holdMs`, then retries on its schedule while they go on.
  */
-export function dueMessages(db: Db, nowMs: number, limit: number): Promise<WebhookMessageRow[]> {
+export function dueMessages(db: Db, nowMs: number, holdMs: number, limit: number): Promise<WebhookMessageRow[]> {
+  const holdSince = nowMs - holdMs;
   return db
     .selectFrom('webhook_messages as m')
     .selectAll('m')
@@ -56,13 +66,42 @@ export function dueMessages(db: Db, nowMs: number, limit: number): Promise<Webho
             .select(sql`1`.as('one'))
             .whereRef('earlier.endpoint_id', '=', 'm.endpoint_id')
             .where('earlier.status', 'in', ['pending', 'held'])
-            .whereRef('earlier.id', '<', 'm.id'),
+            .whereRef('earlier.id', '<', 'm.id')
+            .where((hold) =>
+              hold.or([
+                sharesSubject('earlier.id', 'm.id'),
+                hold.and([
+                  hold.or([
+                    hold.and([hold('earlier.status', '=', 'pending'), hold.or([hold('earlier.first_failed_at_ms', 'is', null), hold('earlier.first_failed_at_ms', '>', holdSince)])]),
+                    hold.and([hold('earlier.status', '=', 'held'), hold('earlier.created_at_ms', '>', holdSince)]),
+                  ]),
+                  hold.not(
+                    hold.exists(
+                      hold
+                        .selectFrom('webhook_messages as before_earlier')
+                        .select(sql`1`.as('one'))
+                        .whereRef('before_earlier.endpoint_id', '=', 'earlier.endpoint_id')
+                        .where('before_earlier.status', 'in', ['pending', 'held'])
+                        .whereRef('before_earlier.id', '<', 'earlier.id')
+                        .where(sharesSubject('before_earlier.id', 'earlier.id')),
+                    ),
+                  ),
+                ]),
+              ]),
+            ),
         ),
       ),
     )
     .orderBy('m.next_attempt_ms')
     .limit(limit)
     .execute();
+}
+
+/** Whether two messages (columns naming their ids) are about a subject in common. */
+function sharesSubject(older: string, newer: string) {
+  return sql<boolean>`exists (select 1 from webhook_message_subjects older_subject
+    join webhook_message_subjects newer_subject on newer_subject.endpoint_id = older_subject.endpoint_id and newer_subject.subject = older_subject.subject
+    where older_subject.message_id = ${sql.ref(older)} and newer_subject.message_id = ${sql.ref(newer)})`;
 }
 
 /** Leases a due message to one worker: a guarded update, so of two instances only one gets it. */
@@ -93,6 +132,7 @@ export async function recordAttempt(
         attempts: sql`attempts + 1`,
         lease_holder: null,
         lease_until_ms: 0,
+        ...(outcome.status === 'delivered' ? {} : { first_failed_at_ms: sql<number>`coalesce(first_failed_at_ms, ${attempt.at_ms})` }),
         ...(outcome.status === 'pending' ? { next_attempt_ms: outcome.nextAttemptMs } : {}),
         ...(outcome.status === 'delivered' ? { delivered_at_ms: attempt.at_ms } : {}),
       })
@@ -134,6 +174,7 @@ export async function deleteFinishedMessagesBefore(db: Db, beforeMs: number): Pr
   await db.transaction().execute(async (trx) => {
     const finished = trx.selectFrom('webhook_messages').select('id').where('created_at_ms', '<', beforeMs).where('status', 'in', ['delivered', 'failed']);
     await trx.deleteFrom('webhook_attempts').where('message_id', 'in', finished).execute();
+    await trx.deleteFrom('webhook_message_subjects').where('message_id', 'in', finished).execute();
     await trx.deleteFrom('webhook_messages').where('created_at_ms', '<', beforeMs).where('status', 'in', ['delivered', 'failed']).execute();
   });
 }
@@ -172,5 +213,9 @@ export async function releaseHeldMessages(db: Db, outboxKey: string, payload: st
 
 /** Forgets a transaction's held messages: it failed, so what they tell of did not happen. */
 export async function dropHeldMessages(db: Db, outboxKey: string): Promise<void> {
-  await db.deleteFrom('webhook_messages').where('outbox_key', '=', outboxKey).where('status', '=', 'held').execute();
+  await db.transaction().execute(async (trx) => {
+    const held = trx.selectFrom('webhook_messages').select('id').where('outbox_key', '=', outboxKey).where('status', '=', 'held');
+    await trx.deleteFrom('webhook_message_subjects').where('message_id', 'in', held).execute();
+    await trx.deleteFrom('webhook_messages').where('outbox_key', '=', outboxKey).where('status', '=', 'held').execute();
+  });
 }

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { accountApi, type PinState, type SessionView } from '../account-api.ts';
 import { PinField } from '../components/fields.tsx';
 import { Loading, Screen } from '../components/screen.tsx';
-import { describeError, PIN_LOCKED } from '../messages.ts';
+import { describeError, fieldOfError, PIN_LOCKED } from '../messages.ts';
 
 /** The member's PIN (its lock, and changing it) and sessions (signing out one, or everywhere). */
 export function Account(props: { onSignedOut: () => void }) {
@@ -17,6 +17,8 @@ export function Account(props: { onSignedOut: () => void }) {
 function PinSection() {
   const [state, setState] = useState<PinState | null>(null);
   const [error, setError] = useState('');
+  /** A new PIN too easy to guess, shown under that field. */
+  const [newPinError, setNewPinError] = useState('');
   const [done, setDone] = useState('');
   const [busy, setBusy] = useState(false);
   const refresh = () => accountApi.pinState().then(setState, (caught) => setError(describeError(caught)));
@@ -28,6 +30,7 @@ function PinSection() {
     const form = new FormData(formElement);
     const [oldPin, newPin, again] = ['old-pin', 'new-pin', 'new-pin-again'].map((name) => String(form.get(name) ?? ''));
     setError('');
+    setNewPinError('');
     setDone('');
     if (!/^\d{6}$/.test(newPin!)) return setError('The new PIN is 6 digits.');
     if (newPin !== again) return setError('The two new PINs are not the same.');
@@ -37,8 +40,13 @@ function PinSection() {
       formElement.reset();
       setDone('Your PIN is changed.');
     } catch (caught) {
-      setError(describeError(caught));
-      document.getElementById('old-pin')?.focus();
+      if (fieldOfError(caught) === 'pin') {
+        setNewPinError(describeError(caught));
+        document.getElementById('new-pin')?.focus();
+      } else {
+        setError(describeError(caught));
+        document.getElementById('old-pin')?.focus();
+      }
     } finally {
       setBusy(false);
       await refresh();
@@ -62,7 +70,7 @@ function PinSection() {
       {state && !state.locked && (
         <form id="change-pin" class="stack" onSubmit={submit} aria-describedby={error ? 'change-pin-error' : undefined}>
           <PinField id="old-pin" label="Current PIN" />
-          <PinField id="new-pin" label="New PIN (6 digits)" />
+          <PinField id="new-pin" label="New PIN (6 digits)" error={newPinError} />
           <PinField id="new-pin-again" label="New PIN again" />
           {error && (
             <p id="change-pin-error" class="error" role="alert">

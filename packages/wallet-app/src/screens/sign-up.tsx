@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
 import { accountApi } from '../account-api.ts';
 import type { Member } from '../api-types.ts';
-import { AppLink, PinField } from '../components/fields.tsx';
+import { AppLink, FieldError, PinField } from '../components/fields.tsx';
 import { Screen } from '../components/screen.tsx';
-import { describeError } from '../messages.ts';
+import { describeError, fieldOfError } from '../messages.ts';
 import { navigate } from '../router.ts';
 
 /**
@@ -14,6 +14,8 @@ import { navigate } from '../router.ts';
 export function SignUp(props: { returnTo: string | null; onSignedIn: (member: Member) => void }) {
   const back = props.returnTo === null ? null : props.returnTo + location.hash;
   const [error, setError] = useState('');
+  /** A refusal about one field (a PIN or password too easy to guess), shown under it. */
+  const [fieldError, setFieldError] = useState<{ field: 'pin' | 'password'; message: string } | null>(null);
   const [busy, setBusy] = useState(false);
 
   async function submit(event: SubmitEvent) {
@@ -21,6 +23,7 @@ export function SignUp(props: { returnTo: string | null; onSignedIn: (member: Me
     const form = new FormData(event.currentTarget as HTMLFormElement);
     const field = (name: string) => String(form.get(name) ?? '');
     setError('');
+    setFieldError(null);
     if (!/^\d{6}$/.test(field('pin'))) return fail('The PIN is 6 digits.', 'pin');
     if (field('pin') !== field('pin-again')) return fail('The two PINs are not the same.', 'pin-again');
     setBusy(true);
@@ -36,7 +39,13 @@ export function SignUp(props: { returnTo: string | null; onSignedIn: (member: Me
       props.onSignedIn(signedIn.member);
       navigate(back ?? '/', { replace: true });
     } catch (caught) {
-      setError(describeError(caught));
+      const about = fieldOfError(caught);
+      if (about) {
+        setFieldError({ field: about, message: describeError(caught) });
+        document.getElementById(about)?.focus();
+      } else {
+        setError(describeError(caught));
+      }
       setBusy(false);
     }
   }
@@ -57,10 +66,26 @@ export function SignUp(props: { returnTo: string | null; onSignedIn: (member: Me
         <label for="email">E-mail</label>
         <input id="email" name="email" type="email" autocomplete="email" required />
         <label for="password">Password</label>
-        <input id="password" name="password" type="password" autocomplete="new-password" minLength={8} required />
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autocomplete="new-password"
+          minLength={8}
+          required
+          aria-invalid={fieldError?.field === 'password' ? true : undefined}
+          aria-describedby={fieldError?.field === 'password' ? 'password-error' : 'password-rule'}
+        />
+        {fieldError?.field === 'password' ? (
+          <FieldError id="password" message={fieldError.message} />
+        ) : (
+          <p id="password-rule" class="muted">
+            At least 8 characters, not a common password, and not your name or e-mail.
+          </p>
+        )}
         <label for="birth">Birth date</label>
         <input id="birth" name="birth" type="date" autocomplete="bday" required />
-        <PinField id="pin" label="PIN (6 digits, to approve payments and signatures)" />
+        <PinField id="pin" label="PIN (6 digits, to approve payments and signatures)" error={fieldError?.field === 'pin' ? fieldError.message : undefined} />
         <PinField id="pin-again" label="PIN again" />
         {error && (
           <p id="sign-up-error" class="error" role="alert">

@@ -27,6 +27,7 @@ import { assertTokenBalance, erc721Abi } from '../chain/token-contracts.ts';
 import { Errors } from '../../errors/codes.ts';
 import { isNodeUnreachable } from '../../chain/node-errors.ts';
 import { findMemberById, findMemberWithEmail } from './store.ts';
+import { releaseCardClaims, takeCardClaims } from '../../cards/claims/commands.ts';
 
 /** Told when a request changed state in this process, so long-polls answer at once. */
 export interface RequestChangeListener {
@@ -69,8 +70,10 @@ export async function viewRequest(deps: { config: Readonly<Config>; store: Store
 /**
  * The member confirmed with the PIN. The PIN is checked first (a wrong one changes nothing); then
  * one conditional UPDATE claims the request, so of two approvals (in any processes) exactly one
- * executes and the other gets 6011. Policy refusals and execution failures finish the request as
- * `error`; the answer is the request's result either way (B3 shape).
+ * executes and the other gets 6011. A `send_card` then claims the card (cards/claims): while another
+ * operation holds it the approval is refused with 4209 (409) and the request stays open. Policy
+ * refusals and execution failures finish the request as `error`; the answer is the request's result
+ * either way (B3 shape).
  */
 export async function approveRequest(
   deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox; log: Logger },
@@ -93,8 +96,31 @@ export async function approveRequest(
   if (!(await claimExecution(db, row.request_key, executionId, member.id, epochSeconds()))) throw await stateError(deps, row.request_key);
 
   const action = JSON.parse(row.action) as Action;
+  // A card goes one operation at a time (cards/claims): while another holds it nothing is signed
+  // and the request stays open, to be approved again once that operation is final.
+  const card = action.type === 'send_card' ? { chain: row.chain, contract: action.contract, cardId: action.card_id } : undefined;
+  if (card && (await takeCardClaims(deps, [card], row.request_key)).length === 0) {
+    await releaseExecution(db, row.request_key, executionId, epochSeconds());
+    throw new AppError(Errors.CardBusy, { detail: 'nothing was sent; approve again once the other operation is done' });
+  }
   try {
-    const outcome = await execute(deps, row, action, member, key, listener);
+    await executeClaimed(deps, { row, action, member, key, executionId }, listener);
+  } finally {
+    if (card) await releaseCardClaims(deps, [card], row.request_key);
+  }
+  return finished(deps, row.request_key, listener);
+}
+
+/** Runs an approved request whose execution (and card, for send_card) this call holds, and stores how it ended. */
+async function executeClaimed(
+  deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox; log: Logger },
+  input: { row: A2aRequestRow; action: Action; member: UserRow; key: UnlockedKey; executionId: string },
+  listener: RequestChangeListener | undefined,
+): Promise<void> {
+  const db = deps.store.db;
+  const { row, action, executionId } = input;
+  try {
+    const outcome = await execute(deps, row, action, input.member, input.key, listener);
     await completeRequest(db, row.request_key, executionId, outcome, epochSeconds());
   } catch (error) {
     const sent = isTransactionAction(action) ? await deps.outbox.findByIdempotencyKey(row.request_key) : undefined;
@@ -110,7 +136,6 @@ export async function approveRequest(
       await finishWithError(deps, row, executionId, error);
     }
   }
-  return finished(deps, row.request_key, listener);
 }
 
 /** The member canceled in the wallet app: canceled, unless an approval already claimed it. */

@@ -2,11 +2,12 @@ import { encodeFunctionData, isAddress, isHex, type AbiFunction, type AbiParamet
 import { arrayRegex, bytesRegex, integerRegex } from 'viem/utils';
 import { AppError } from '../../errors/app-error.ts';
 import { Errors } from '../../errors/codes.ts';
+import { jsonNestingExceeds, MAX_JSON_TEXT_DEPTH } from '../../http/json-bounds.ts';
 
 /** A function ABI that passed validation, with any error items given beside it. */
 export interface ParsedAbi {
   fn: AbiFunction;
-  /** Every item given (JSON), kept for decoding revert data. */
+  /** The function and the error items given beside it, with only the fields ABI JSON defines: kept for showing and for decoding revert data. */
   items: unknown[];
 }
 
@@ -20,6 +21,7 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 export function parseFunctionAbi(raw: unknown): ParsedAbi {
   let value = raw;
   if (typeof value === 'string') {
+    if (jsonNestingExceeds(value, MAX_JSON_TEXT_DEPTH)) throw new AppError(Errors.InvalidAbi, { detail: `abi is nested deeper than ${MAX_JSON_TEXT_DEPTH} levels` });
     try {
       value = JSON.parse(value);
     } catch {
@@ -45,8 +47,28 @@ export function parseFunctionAbi(raw: unknown): ParsedAbi {
         ? fn.stateMutability
         : 'nonpayable') as AbiFunction['stateMutability'],
     },
-    items: items.filter(isObject),
+    items: [abiItem({ ...fn, type: 'function' }), ...items.filter((item) => isObject(item) && item.type === 'error').map(abiItem)],
   };
+}
+
+/**
+ * An ABI item with only the fields ABI JSON defines (unknown fields are not kept). Parameters past
+ * MAX_ABI_NESTING (an error item's are not otherwise checked) are refused (6407).
+ */
+function abiItem(item: Record<string, unknown>): Record<string, unknown> {
+  const parameters = (list: unknown, nesting: number): unknown[] | undefined => {
+    if (!Array.isArray(list)) return undefined;
+    if (nesting > MAX_ABI_NESTING) throw new AppError(Errors.InvalidAbi, { detail: `${String(item.name)} nests tuples more than ${MAX_ABI_NESTING} levels deep` });
+    return list.filter(isObject).map((parameter) => pick(parameter, ['name', 'type', 'internalType', 'indexed'], { components: parameters(parameter.components, nesting + 1) }));
+  };
+  return pick(item, ['type', 'name', 'stateMutability'], { inputs: parameters(item.inputs, 0), outputs: parameters(item.outputs, 0) });
+}
+
+/** The named fields of an object that are present, and the extra ones that are defined. */
+function pick(from: Record<string, unknown>, names: string[], extra: Record<string, unknown>): Record<string, unknown> {
+  const picked = Object.fromEntries(names.filter((name) => from[name] !== undefined).map((name) => [name, from[name]]));
+  for (const [name, value] of Object.entries(extra)) if (value !== undefined) picked[name] = value;
+  return picked;
 }
 
 /**
@@ -94,6 +116,7 @@ function isElementaryType(type: string): boolean {
 export function coerceParams(fn: AbiFunction, raw: unknown): unknown[] {
   let params = raw;
   if (typeof params === 'string') {
+    if (jsonNestingExceeds(params, MAX_JSON_TEXT_DEPTH)) throw new AppError(Errors.InvalidParams, { detail: `params is nested deeper than ${MAX_JSON_TEXT_DEPTH} levels` });
     try {
       params = JSON.parse(params);
     } catch {

@@ -36,6 +36,7 @@ import {
   tokenDecimals,
 } from '../chain/token-contracts.ts';
 import { Errors } from '../../errors/codes.ts';
+import { jsonNestingExceeds, MAX_JSON_TEXT_DEPTH, storableJson } from '../../http/json-bounds.ts';
 import type { PrepareBody, PrepareRequests } from './schema.ts';
 
 /** The answer of a successful prepare. */
@@ -71,6 +72,8 @@ let lastPurgeMs = 0;
  */
 export async function prepareRequest(deps: { config: Readonly<Config>; store: Store; chains: ChainRegistry; log: Logger }, body: PrepareBody, now = new Date()): Promise<PreparedRequest> {
   const validated = await validatePrepare(deps, body);
+  const limits = deps.config.http;
+  const actionJson = storableJson(validated.action, { what: 'the request', maxDepth: limits.maxJsonDepth, maxBytes: limits.maxStoredJsonBytes });
   let estimatedGas: bigint | undefined;
   const action = validated.action;
   if (isTransactionAction(action) && action.from) {
@@ -96,7 +99,7 @@ export async function prepareRequest(deps: { config: Readonly<Config>; store: St
     status: 'prepared',
     bapp_name: validated.bapp.name,
     bapp_callback: validated.bapp.callback ? JSON.stringify(validated.bapp.callback) : null,
-    action: JSON.stringify(action),
+    action: actionJson,
     estimated_gas: estimatedGas?.toString() ?? null,
     service_key_id: validated.serviceKeyId,
     fee_credential_id: validated.feeCredentialId,
@@ -270,6 +273,7 @@ function readMessage(body: MessageRequest): Action {
 function readTypedData(value: unknown): TypedDataInput {
   let typed = value;
   if (typeof typed === 'string') {
+    if (jsonNestingExceeds(typed, MAX_JSON_TEXT_DEPTH)) throw new AppError(Errors.InvalidValue, { detail: `the typed data is nested deeper than ${MAX_JSON_TEXT_DEPTH} levels` });
     try {
       typed = JSON.parse(typed);
     } catch {
@@ -279,19 +283,52 @@ function readTypedData(value: unknown): TypedDataInput {
   if (!isObject(typed) || !isObject(typed.types) || typeof typed.primaryType !== 'string' || !isObject(typed.message)) {
     throw new AppError(Errors.InvalidValue, { detail: 'typed data needs types, primaryType, domain and message' });
   }
+  const given = { types: typed.types, domain: isObject(typed.domain) ? typed.domain : {}, message: typed.message };
+  assertTypedDataWithinLimits(given);
+  // Only what EIP-712 signs is kept: fields a type does not declare are not hashed, so not stored.
+  const types = typedDataTypes(typed.types);
   const input: TypedDataInput = {
-    types: typed.types as TypedDataInput['types'],
+    types,
     primaryType: typed.primaryType,
-    domain: isObject(typed.domain) ? typed.domain : {},
-    message: typed.message,
+    domain: declaredFields(types, 'EIP712Domain', given.domain, EIP712_DOMAIN_FIELDS) as TypedDataInput['domain'],
+    message: declaredFields(types, typed.primaryType, typed.message) as TypedDataInput['message'],
   };
-  assertTypedDataWithinLimits(input);
   try {
     hashTypedData(input as never);
   } catch (error) {
     throw new AppError(Errors.InvalidValue, { detail: (error as { shortMessage?: string }).shortMessage ?? (error as Error).message });
   }
   return input;
+}
+
+/** The fields of an EIP-712 domain, when the types do not declare EIP712Domain. */
+const EIP712_DOMAIN_FIELDS = ['name', 'version', 'chainId', 'verifyingContract', 'salt'];
+
+/** The types as EIP-712 defines them: each field its name and type, nothing else. */
+function typedDataTypes(types: Record<string, unknown>): TypedDataInput['types'] {
+  return Object.fromEntries(
+    Object.entries(types).map(([name, fields]) => [
+      name,
+      Array.isArray(fields) ? fields.map((field: { name?: unknown; type?: unknown }) => ({ name: field?.name, type: field?.type })) : fields,
+    ]),
+  ) as TypedDataInput['types'];
+}
+
+/**
+ * A struct value with only the fields its type declares (`fallback` names them when the type is
+ * not among `types`), struct fields and arrays of structs alike; values of other types as given,
+ * for hashing to judge. Depth is bounded by the body's (http.maxJsonDepth) and the value count
+ * by assertTypedDataWithinLimits.
+ */
+function declaredFields(types: TypedDataInput['types'], type: string, value: unknown, fallback?: string[]): unknown {
+  const array = /^(.*)\[\d*\]$/.exec(type);
+  if (array) return Array.isArray(value) ? value.map((item) => declaredFields(types, array[1]!, item)) : value;
+  const fields = (types as Record<string, Array<{ name: string; type: string }> | undefined>)[type];
+  if (!isObject(value) || (!Array.isArray(fields) && !fallback)) return value;
+  const declared = Array.isArray(fields) ? fields : fallback!.map((name) => ({ name, type: '' }));
+  return Object.fromEntries(
+    declared.filter((field) => typeof field?.name === 'string' && Object.hasOwn(value, field.name)).map((field) => [field.name, declaredFields(types, field.type, value[field.name])]),
+  );
 }
 
 /** An address the schema accepted, lower-case; `from` may be absent (null or empty). */

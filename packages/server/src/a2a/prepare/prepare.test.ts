@@ -164,7 +164,8 @@ describe('App2App prepare: validation and simulation', () => {
     };
     const deepParams = (levels: number) => JSON.stringify([JSON.parse('['.repeat(levels) + '1' + ']'.repeat(levels))]);
     await refused(call({ to: target, abi: nestedArray(2_000), params: deepParams(2_000) }), invalid);
-    await refused(call({ to: target, abi: nestedTuple(2_000), params: deepParams(2_000) }), invalid);
+    await refused(call({ to: target, abi: JSON.stringify(nestedTuple(2_000)), params: deepParams(2_000) }), invalid);
+    await refused(call({ to: target, abi: JSON.stringify(nestedTuple(60)), params: deepParams(16) }), invalid);
     await refused(call({ to: target, abi: nestedArray(17), params: deepParams(17) }), invalid);
     const deepest = await prepare(app, call({ to: target, abi: nestedArray(16), params: deepParams(16) }));
     assert.equal(deepest.statusCode, 200, deepest.body);
@@ -211,7 +212,8 @@ describe('App2App prepare: validation and simulation', () => {
       }
       return { types, primaryType: 'T0', domain: {}, message };
     };
-    await refused({ bapp: BAPP, type: 'sign_typedData_v4', message: { value: chainOfTypes(2_900) } }, invalid);
+    await refused({ bapp: BAPP, type: 'sign_typedData_v4', message: { value: JSON.stringify(chainOfTypes(2_900)) } }, invalid);
+    await refused({ bapp: BAPP, type: 'sign_typedData_v4', message: { value: chainOfTypes(50) } }, invalid);
     await refused({ bapp: BAPP, type: 'sign_typedData_v4', message: { value: chainOfTypes(33) } }, invalid);
     const manyStructs = { types: { Item: [{ name: 'a', type: 'uint256' }], Root: [{ name: 'items', type: 'Item[]' }] }, primaryType: 'Root', domain: {} };
     await refused({ bapp: BAPP, type: 'sign_typedData_v4', message: { value: { ...manyStructs, message: { items: Array.from({ length: 4_000 }, () => ({ a: 1 })) } } } }, invalid);

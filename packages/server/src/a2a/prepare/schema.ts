@@ -1,5 +1,6 @@
 import Type, { type Static, type TSchema } from 'typebox';
 import { CHAIN_NAMES } from '../../config/config.ts';
+import { secret } from '../../lib/secret.ts';
 
 /**
  * The body of B1: one object per `type` (a union discriminated by `type`). It validates the route
@@ -30,9 +31,9 @@ export const Bapp = Type.Object(
       ]),
     ),
     kas_authorization_key: Type.Optional(
-      Type.Union([Type.String(), Type.Null()], { description: 'Fee-delegation credential: the fee payer pays the fee (6416, 6418)' }),
+      secret(Type.Union([Type.String(), Type.Null()], { description: 'Fee-delegation credential: the fee payer pays the fee (6416, 6418)' })),
     ),
-    service_key: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Operator-issued key: the auth result carries ci_hash' })),
+    service_key: Type.Optional(secret(Type.Union([Type.String(), Type.Null()], { description: 'Operator-issued key: the auth result carries ci_hash' }))),
   },
   { description: 'The BApp asking' },
 );

@@ -6,6 +6,7 @@ import { isAddress } from 'viem';
 import { AppError, isAppError } from '../../errors/app-error.ts';
 import { Errors, type ErrorCode } from '../../errors/codes.ts';
 import { Bapp, EVM_ADDRESS_FORMAT, PrepareRequests } from './schema.ts';
+import { SECRET_AJV_KEYWORDS } from '../../lib/secret.ts';
 
 type Validator = ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null };
 
@@ -19,7 +20,7 @@ type Validator = ((data: unknown) => boolean) & { errors?: FastifySchemaValidati
 const compile = AjvCompiler()(
   {},
   {
-    customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: false },
+    customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: false, keywords: SECRET_AJV_KEYWORDS },
     onCreate: (ajv: { addFormat: (name: string, format: { type: 'string'; validate: (value: string) => boolean }) => void }) =>
       ajv.addFormat(EVM_ADDRESS_FORMAT, { type: 'string', validate: (value) => isAddress(value, { strict: true }) }),
   } as never,

@@ -1,6 +1,7 @@
 import Type from 'typebox';
 import { SecurePayload } from '../mint/payload.ts';
 import { CardMetadataDocument } from '../metadata/schema.ts';
+import { secret } from '../../lib/secret.ts';
 
 /** The holder's view of a card: its metadata with `secure`, and what its status_url says now (or why it could not be read). */
 export const HeldCardView = Type.Object({
@@ -9,7 +10,7 @@ export const HeldCardView = Type.Object({
   card_uri: Type.String(),
   transaction_hash: Type.String({ description: 'the minting transaction' }),
   metadata: CardMetadataDocument,
-  secure: Type.Union([SecurePayload, Type.Null()], { description: 'shown only to the holder' }),
+  secure: secret(Type.Union([SecurePayload, Type.Null()], { description: 'shown only to the holder' })),
   status: Type.Optional(
     Type.Object({ valid: Type.Boolean(), attributes: Type.Optional(Type.Array(Type.Unknown())) }, { description: "the status_url's answer" }),
   ),

@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { Sha256Hex } from '../../http/schema.ts';
+import { secret } from '../../lib/secret.ts';
 
 /**
  * The card mint payload shared by A7 and A8 (docs/partner-api.md, "Card mint payload"). The
@@ -54,7 +55,7 @@ export type SecurePayload = Static<typeof SecurePayload>;
 
 /** Every field of the payload except the recipients. */
 export const MintDesignFields = {
-  pin: Sha256Hex,
+  pin: secret(Sha256Hex),
   contract_address: Address,
   name: text(MAX_NAME_LENGTH),
   description: Type.String({ maxLength: MAX_DESCRIPTION_LENGTH }),
@@ -77,7 +78,7 @@ export const MintDesignFields = {
   qr_code: Type.Optional(url(MAX_LINK_LENGTH)),
   bar_code: Type.Optional(url(MAX_LINK_LENGTH)),
   attributes: Type.Optional(Type.Array(Attribute, { maxItems: MAX_LIST_ITEMS })),
-  secure: Type.Optional(SecurePayload),
+  secure: Type.Optional(secret(SecurePayload)),
   status_url: Type.Optional(url(MAX_URL_LENGTH)),
 };
 

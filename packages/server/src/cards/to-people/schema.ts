@@ -1,6 +1,7 @@
 import Type from 'typebox';
 import { Sha256Hex } from '../../http/schema.ts';
 import { MintDesignFields } from '../mint/payload.ts';
+import { secret } from '../../lib/secret.ts';
 
 /** One `[name, phone]` pair (either order when only one is a phone number; people/person.ts checks it). */
 const PersonPair = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 2, maxItems: 2 });
@@ -15,6 +16,6 @@ export function mintToPersonBody(maxRecipients: number) {
 
 /** A11 body: `to_person` is one pair. */
 export const SendToPersonBody = Type.Object(
-  { pin: Sha256Hex, to_person: PersonPair, card_name: Type.String({ minLength: 1, maxLength: 255 }) },
+  { pin: secret(Sha256Hex), to_person: PersonPair, card_name: Type.String({ minLength: 1, maxLength: 255 }) },
   { additionalProperties: true },
 );

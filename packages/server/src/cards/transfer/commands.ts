@@ -11,6 +11,7 @@ import type { PartnerRow } from '../../store/schema.ts';
 import { chainHolderOf } from '../metadata/designs.ts';
 import { assertSucceeded, cardContractById, operationKey, submitPartnerTransaction, submittedOperation, unlockPartnerKey, type CallKey, type PartnerCardContract } from '../partner-signing.ts';
 import { Errors } from '../../errors/codes.ts';
+import { withCardClaim, type ClaimedCard } from '../claims/commands.ts';
 import { holdWebhookEvent } from '../../webhooks/events.ts';
 
 export interface SendCardInput {
@@ -24,11 +25,12 @@ export interface SendCardInput {
 }
 
 /**
- * A10/A11: sends one card the partner holds to `to`. Refusals before the PIN is tried: unknown
- * contract or card, or a burned one, 404; a card the partner does not hold (sent, in escrow) 4201;
- * a bad recipient 400. Then the PIN (4006, 403), then the transfer through the outbox; answers once
- * it is mined. A retry under the Idempotency-Key of a call that stopped after submitting answers
- * that call's transaction (the card has moved: the checks would refuse it now).
+ * A10: sends one card the partner holds to `to`. Refusals: a bad recipient 400; an unknown contract
+ * 404; another operation on the card under way 4209 (cards/claims); then, holding the card's claim,
+ * an unknown or burned card 404, a card the partner does not hold (sent, in escrow) 4201; then the
+ * PIN (4006, 403); then the transfer through the outbox; answers once it is mined. A retry under
+ * the Idempotency-Key of a call that stopped after submitting answers that call's transaction (the
+ * card has moved: the checks would refuse it now).
  */
 export async function sendCard(deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox }, input: SendCardInput): Promise<{ hash: Hex }> {
   const outboxKey = operationKey('card-send', input.callKey);
@@ -38,16 +40,33 @@ export async function sendCard(deps: { config: Readonly<Config>; store: Store; v
     return { hash: earlier.txHash };
   }
   assertRecipient(input.partner, input.to);
-  const contract = await checkCardSend(deps, input.partner, input.nftId, input.cardId);
-  const signer = await unlockPartnerKey(deps, input.partner, input.pin);
-  return transferCard(deps, { partnerId: input.partner.id, contract, signer, to: input.to, cardId: input.cardId, outboxKey });
+  return withHeldCard(deps, { ...input, outboxKey }, (contract, signer) =>
+    transferCard(deps, { partnerId: input.partner.id, contract, signer, to: input.to, cardId: input.cardId, outboxKey }),
+  );
 }
 
-/** The checks of a send that need no PIN (404, 4201); returns the card's contract. */
-export async function checkCardSend(deps: { store: Store; chains: ChainRegistry }, partner: PartnerRow, nftId: number, cardId: number): Promise<PartnerCardContract> {
-  const contract = await cardContractById(deps, nftId);
-  await assertPartnerHolds(deps, partner, contract, cardId);
-  return contract;
+/**
+ * Runs `send` with the partner's unlocked key while holding the claim on the card (cards/claims):
+ * 4209 when another operation holds it; whether the partner holds the card is read from the chain
+ * after the claim is taken (404, 4201), then the PIN is tried (4006, 403). The claim is let go when
+ * `send` ends (kept while its transaction is still pending).
+ */
+export async function withHeldCard<T>(
+  deps: { store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox },
+  input: { partner: PartnerRow; pin: string; nftId: number; cardId: number; outboxKey: string },
+  send: (contract: PartnerCardContract, signer: TransactionSigner) => Promise<T>,
+): Promise<T> {
+  const contract = await cardContractById(deps, input.nftId);
+  return withCardClaim(deps, cardClaimOf(contract, input.cardId), input.outboxKey, async () => {
+    await assertPartnerHolds(deps, input.partner, contract, input.cardId);
+    const signer = await unlockPartnerKey(deps, input.partner, input.pin);
+    return send(contract, signer);
+  });
+}
+
+/** The claim that names a card of a partner contract. */
+export function cardClaimOf(contract: Pick<PartnerCardContract, 'chain' | 'address'>, cardId: number): ClaimedCard {
+  return { chain: contract.chain, contract: contract.address, cardId };
 }
 
 /** A recipient of a sent card: not the zero address, not the partner itself (400). */
@@ -90,8 +109,8 @@ export interface BurnCardInput {
 }
 
 /**
- * A14: burns a card of the partner's contract that the partner holds (4201 when it was sent away;
- * 404 when there is none). The image stays. The card.deleted event is stored with the transaction.
+ * A14: burns a card of the partner's contract that the partner holds, under the card's claim (4209
+ * while another operation holds it; then 4201 when it was sent away, 404 when there is none). The image stays. The card.deleted event is stored with the transaction.
  * A retry under the Idempotency-Key of a call that stopped after submitting answers that call's transaction.
  */
 export async function burnCard(deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox }, input: BurnCardInput): Promise<{ hash: Hex }> {
@@ -101,13 +120,16 @@ export async function burnCard(deps: { config: Readonly<Config>; store: Store; v
     assertSucceeded(earlier, 'card burn');
     return { hash: earlier.txHash };
   }
-  await assertPartnerHolds(deps, input.partner, input.contract, input.cardId);
-  const signer = await unlockPartnerKey(deps, input.partner, input.pin);
-  const data = encodeFunctionData({ abi: cardNftAbi, functionName: 'burn', args: [BigInt(input.cardId)] });
-  const event = holdWebhookEvent({ partnerId: input.partner.id, type: 'card.deleted', data: cardEventFields(input.contract, input.cardId) });
-  const { transaction } = await submitPartnerTransaction(deps, input.contract, signer, outboxKey, data, input.contract.address, event);
-  assertSucceeded(transaction, 'card burn');
-  return { hash: transaction.txHash };
+  const { contract } = input;
+  return withCardClaim(deps, cardClaimOf(contract, input.cardId), outboxKey, async () => {
+    await assertPartnerHolds(deps, input.partner, contract, input.cardId);
+    const signer = await unlockPartnerKey(deps, input.partner, input.pin);
+    const data = encodeFunctionData({ abi: cardNftAbi, functionName: 'burn', args: [BigInt(input.cardId)] });
+    const event = holdWebhookEvent({ partnerId: input.partner.id, type: 'card.deleted', data: cardEventFields(contract, input.cardId) });
+    const { transaction } = await submitPartnerTransaction(deps, contract, signer, outboxKey, data, contract.address, event);
+    assertSucceeded(transaction, 'card burn');
+    return { hash: transaction.txHash };
+  });
 }
 
 async function assertPartnerHolds(deps: { chains: ChainRegistry }, partner: PartnerRow, contract: PartnerCardContract, cardId: number): Promise<void> {

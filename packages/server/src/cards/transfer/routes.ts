@@ -7,6 +7,7 @@ import { burnCard, sendCard } from './commands.ts';
 import { DeleteCardBody, HashAnswer, SendCardBody } from './schema.ts';
 import { CardPath } from '../ids.ts';
 import { described } from '../../http/schema.ts';
+import { CardBusyAnswer } from '../claims/schema.ts';
 
 /** A10 `POST /v2/wallet/nft/:nft_id/:card_id/send` and A14 `DELETE /v2/wallet/nft`. */
 export const cardTransferRoutes: FastifyPluginAsync = async (parent) => {
@@ -15,7 +16,7 @@ export const cardTransferRoutes: FastifyPluginAsync = async (parent) => {
 
   app.post(
     '/v2/wallet/nft/:nft_id/:card_id/send',
-    { onRequest: authenticatePartner, schema: { summary: 'A10 Send a card to an address', params: CardPath, body: SendCardBody, response: { 200: described(HashAnswer, 'The hash of the transfer transaction') } } },
+    { onRequest: authenticatePartner, schema: { summary: 'A10 Send a card to an address', params: CardPath, body: SendCardBody, response: { 200: described(HashAnswer, 'The hash of the transfer transaction'), 409: CardBusyAnswer } } },
     async (request) =>
       sendCard(services, {
         partner: requestPartner(request),
@@ -29,7 +30,7 @@ export const cardTransferRoutes: FastifyPluginAsync = async (parent) => {
 
   app.delete(
     '/v2/wallet/nft',
-    { onRequest: authenticatePartner, schema: { summary: 'A14 Delete a card', body: DeleteCardBody, response: { 200: described(HashAnswer, 'The hash of the burn transaction') } } },
+    { onRequest: authenticatePartner, schema: { summary: 'A14 Delete a card', body: DeleteCardBody, response: { 200: described(HashAnswer, 'The hash of the burn transaction'), 409: CardBusyAnswer } } },
     async (request) => {
       const partner = requestPartner(request);
       const contract = await assertOwnContract(services, partner, request.body.contract_address);

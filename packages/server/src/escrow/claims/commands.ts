@@ -14,6 +14,7 @@ import type { EscrowClaimRow, UserRow } from '../../store/schema.ts';
 import { advanceClaimAttempt, findEscrowClaim, findPartnerServiceName, holdEscrowClaim, releaseEscrowClaim } from './store.ts';
 import { Errors } from '../../errors/codes.ts';
 import { holdWebhookEvent } from '../../webhooks/events.ts';
+import { withCardClaim } from '../../cards/claims/commands.ts';
 
 /** Where a claimed card stands, as the chain says. */
 export type ClaimStatus = 'in_escrow' | 'claimed' | 'not_in_escrow';
@@ -71,12 +72,17 @@ export async function viewClaim(deps: { config: Readonly<Config>; store: Store; 
  * first member to claim a link holds it (4205 for anyone after); the same member may call again
  * (a lost answer, a double click) and gets the same transaction. 4204 when the partner took the
  * card back. A claim transaction that did not go through while the card is still in escrow under
- * the link is sent again under the next attempt's key, MAX_CLAIM_ATTEMPTS in all per link.
+ * the link is sent again under the next attempt's key, MAX_CLAIM_ATTEMPTS in all per link. 4209
+ * while another operation on the card (the partner's A19) is under way; the link stays the member's.
  */
 export async function claimCard(deps: { config: Readonly<Config>; store: Store; chains: ChainRegistry; outbox: TransactionOutbox; operator: Operator }, member: UserRow, input: ClaimInput): Promise<ClaimView & { tx_hash: Hex }> {
   let row = await holdClaim(deps, member, input);
   for (;;) {
-    const transaction = await sendClaim(deps, member, row, input);
+    // The card goes one operation at a time (cards/claims): a claim racing the partner's A19 cancel
+    // of the card waits its turn (4209) instead of sending a transaction that would revert.
+    const attempt = row;
+    const card = { chain: attempt.chain, contract: attempt.contract, cardId: String(attempt.token_id) };
+    const transaction = await withCardClaim(deps, card, claimKey(attempt), () => sendClaim(deps, member, attempt, input));
     if (transaction.status === 'mined' && transaction.receiptStatus === 'success') {
       return { ...(await viewClaim(deps, input)), tx_hash: transaction.txHash };
     }

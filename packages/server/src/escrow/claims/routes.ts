@@ -4,6 +4,7 @@ import { authenticateRequest } from '../../member-session/commands.ts';
 import { claimCard, viewClaim } from './commands.ts';
 import { ClaimedCard, ClaimParams, ClaimSecretBody, ClaimView } from '../schema.ts';
 import { described } from '../../http/schema.ts';
+import { CardBusyAnswer } from '../../cards/claims/schema.ts';
 
 /**
  * The claim link's side of escrow, in the wallet-app API (Bearer session). The secret travels in
@@ -20,7 +21,7 @@ export const claimRoutes: FastifyPluginAsync = async (parent) => {
     return viewClaim(services, { claimId: request.params.claim_id, secret: request.body.secret });
   });
 
-  app.post('/v2/wallet-app/claims/:claim_id/claim', { schema: { summary: 'Claim a card through its link', params: ClaimParams, body: ClaimSecretBody, response: { 200: described(ClaimedCard, 'The claimed card and the transfer transaction') } } }, async (request) => {
+  app.post('/v2/wallet-app/claims/:claim_id/claim', { schema: { summary: 'Claim a card through its link', params: ClaimParams, body: ClaimSecretBody, response: { 200: described(ClaimedCard, 'The claimed card and the transfer transaction'), 409: CardBusyAnswer } } }, async (request) => {
     const { member } = await authenticateRequest(services, request);
     return claimCard(services, member, { claimId: request.params.claim_id, secret: request.body.secret });
   });

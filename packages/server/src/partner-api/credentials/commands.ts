@@ -20,7 +20,7 @@ export async function changePartnerPassword(
   input: { oldPassword: string; newPassword: string; address: string },
 ): Promise<void> {
   if (input.oldPassword.toLowerCase() === input.newPassword.toLowerCase()) throw new AppError(Errors.SameAsBefore);
-  const current = await deps.signInThrottle.checkPassword(input.address, input.oldPassword, () =>
+  const current = await deps.signInThrottle.checkPassword({ address: input.address, login: partner.email, password: input.oldPassword }, () =>
     findPartnerPassword(deps.store.db, partner.id),
   );
   const newHash = await hashPassword(input.newPassword);

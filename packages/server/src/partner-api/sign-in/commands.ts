@@ -6,7 +6,7 @@ import type { SignInThrottle } from '../../sign-in-guard/throttle.ts';
 import type { PartnerRow } from '../../store/schema.ts';
 import { monthKey } from '../../lib/time.ts';
 import { assertPartnerMayAct } from '../../partner-auth/authenticate.ts';
-import { issuePartnerToken } from '../../partner-auth/tokens.ts';
+import { issuePartnerToken, type TokenKeys } from '../../partner-auth/tokens.ts';
 import type { PartnerAccount } from './schema.ts';
 
 export interface SignInInput {
@@ -19,17 +19,18 @@ export interface SignInInput {
 
 /**
  * A1: checks the password and answers the partner account with a fresh 24-hour access token.
- * Refusals in order: address waiting after wrong passwords 4008; unknown e-mail 406; account
- * waiting 4008; wrong password 4004; not approved 425, banned 421, suspended 422, unsubscribed 423,
+ * Refusals in order: this address (for this e-mail, or over all) waiting after wrong passwords
+ * 4008; unknown e-mail 406 (the specification's code, kept; counted and timed as a wrong password);
+ * wrong password 4004; not approved 425, banned 421, suspended 422, unsubscribed 423,
  * any other status 424; approved without a card contract 4005.
  */
-export async function signIn(deps: { config: Readonly<Config>; store: Store; signInThrottle: SignInThrottle; tokenKey: Uint8Array }, input: SignInInput): Promise<PartnerAccount> {
-  const partner = await deps.signInThrottle.checkPassword(input.address, input.password, () =>
+export async function signIn(deps: { config: Readonly<Config>; store: Store; signInThrottle: SignInThrottle; tokenKeys: TokenKeys }, input: SignInInput): Promise<PartnerAccount> {
+  const partner = await deps.signInThrottle.checkPassword({ address: input.address, login: input.email, password: input.password }, () =>
     findPartnerByEmail(deps.store.db, input.email.trim().toLowerCase()),
   );
   assertPartnerMayAct(partner);
   const accessToken = await issuePartnerToken(
-    { key: deps.tokenKey, issuer: deps.config.publicUrl },
+    { keys: deps.tokenKeys, issuer: deps.config.publicUrl },
     partner.id,
     Number(partner.token_version),
   );

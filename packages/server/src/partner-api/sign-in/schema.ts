@@ -1,13 +1,14 @@
 import Type, { type Static } from 'typebox';
 
 import { failureText, Sha256Hex } from '../../http/schema.ts';
+import { secret } from '../../lib/secret.ts';
 
 /** A1 body. */
 export const SignInBody = Type.Object(
   {
     email: Type.String({ minLength: 3, maxLength: 254 }),
     /** SHA-256 hex of the sign-up password. */
-    password: Sha256Hex,
+    password: secret(Sha256Hex),
   },
   { additionalProperties: true },
 );
@@ -22,7 +23,7 @@ export const PartnerAccount = Type.Object(
   name: Type.String(),
   phone: Type.String(),
   service_name: Type.String(),
-  access_token: Type.String(),
+  access_token: secret(Type.String()),
   status: Type.Integer(),
   mint_limit: Type.Integer(),
   mint_count: Type.Integer(),

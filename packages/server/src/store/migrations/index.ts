@@ -18,6 +18,10 @@ import * as memberActivity from './016-member-activity.ts';
 import * as requestChangeNotify from './017-request-change-notify.ts';
 import * as webhookDurability from './018-webhook-durability.ts';
 import * as escrowClaimSecrets from './019-escrow-claim-secrets.ts';
+import * as cardClaims from './020-card-claims.ts';
+import * as signInGuard from './021-sign-in-guard.ts';
+import * as webhookDelivery from './022-webhook-delivery.ts';
+import * as masterKeyRollout from './023-master-key-rollout.ts';
 
 import type { MigrationContext } from './context.ts';
 
@@ -48,6 +52,10 @@ const migrations: Record<string, MigrationModule> = {
   '017-request-change-notify': requestChangeNotify,
   '018-webhook-durability': webhookDurability,
   '019-escrow-claim-secrets': escrowClaimSecrets,
+  '020-card-claims': cardClaims,
+  '021-sign-in-guard': signInGuard,
+  '022-webhook-delivery': webhookDelivery,
+  '023-master-key-rollout': masterKeyRollout,
 };
 
 export function migrationProvider(context: MigrationContext): MigrationProvider {

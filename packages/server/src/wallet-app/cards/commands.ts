@@ -15,8 +15,9 @@ import type { UserRow } from '../../store/schema.ts';
 import type { ListedCard } from '../../cards/lists/schema.ts';
 import { listPartnerBapps, listPartnerNftCards } from '../../cards/lists/commands.ts';
 import { chainHolderOf, findMintedCardDesign } from '../../cards/metadata/designs.ts';
-import { cardContractById, type PartnerCardContract } from '../../cards/partner-signing.ts';
-import { transferCard } from '../../cards/transfer/commands.ts';
+import { cardContractById, operationKey, type PartnerCardContract } from '../../cards/partner-signing.ts';
+import { cardClaimOf, transferCard } from '../../cards/transfer/commands.ts';
+import { withCardClaim } from '../../cards/claims/commands.ts';
 import { assertNotBlacklisted } from '../../a2a/policies/commands.ts';
 import { parsePersonPair, personKey, reserveWallet } from '../../people/index.ts';
 import { findMembers } from '../../people/members.ts';
@@ -67,9 +68,10 @@ export interface MemberCardSend {
 }
 
 /**
- * Sends a card the member holds. Refusals, all before the PIN is tried: 404 when the member does
- * not hold it on chain (as the holder's view: whether it exists is not told); 4208 for a
- * `send_friend_only` card, 4207 for one that is not `sendable`; 400 without exactly one recipient,
+ * Sends a card the member holds. Refusals, all before the PIN is tried: 404 for an unknown contract;
+ * 4209 (409) while another operation holds the card's claim (cards/claims); then, holding the
+ * claim, 404 when the member does not hold it on chain (as the holder's view: whether it exists is
+ * not told); 4208 for a `send_friend_only` card, 4207 for one that is not `sendable`; 400 without exactly one recipient,
  * to the zero address or to the member; 6500 a blacklisted address. Then the PIN (4006, 403 locked),
  * then the transfer through the outbox; answers once it is mined (503 when the chain is slower than
  * `cards.confirmTimeoutMs`: it stays in the outbox). A person by name and phone gets the card in
@@ -80,22 +82,25 @@ export async function sendMemberCard(
   member: Pick<UserRow, 'main_address' | 'key_id'>,
   input: MemberCardSend,
 ): Promise<{ hash: Hex; to_address: string }> {
-  const contract = await heldSendableCard(deps, member, input.nftId, input.cardId);
-  const to = await recipientAddress(deps, member, input);
-  await assertNotBlacklisted(deps.store.db, [member.main_address as Address, to]);
-  const key = await deps.vault.unlock(member.key_id, input.pin.toLowerCase());
-  const { hash } = await transferCard(deps, { partnerId: contract.partnerId, contract, signer: { address: key.address, account: key.account }, to, cardId: input.cardId });
-  return { hash, to_address: to };
+  const contract = await cardContractById(deps, input.nftId);
+  const outboxKey = operationKey('member-card-send', null);
+  return withCardClaim(deps, cardClaimOf(contract, input.cardId), outboxKey, async () => {
+    await assertSendableHeld(deps, member, contract, input.cardId);
+    const to = await recipientAddress(deps, member, input);
+    await assertNotBlacklisted(deps.store.db, [member.main_address as Address, to]);
+    const key = await deps.vault.unlock(member.key_id, input.pin.toLowerCase());
+    const { hash } = await transferCard(deps, { partnerId: contract.partnerId, contract, signer: { address: key.address, account: key.account }, to, cardId: input.cardId, outboxKey });
+    return { hash, to_address: to };
+  });
 }
 
-async function heldSendableCard(deps: { store: Store; chains: ChainRegistry }, member: Pick<UserRow, 'main_address'>, nftId: number, cardId: number): Promise<PartnerCardContract> {
-  const contract = await cardContractById(deps, nftId);
+/** Holding the card's claim: 404 unless the member holds the card on chain, 4208 friend-only, 4207 not sendable. */
+async function assertSendableHeld(deps: { store: Store; chains: ChainRegistry }, member: Pick<UserRow, 'main_address'>, contract: PartnerCardContract, cardId: number): Promise<void> {
   const found = await findMintedCardDesign(deps, contract, cardId);
   const holder = found && (await chainHolderOf(deps, contract, cardId));
   if (!found || holder !== member.main_address.toLowerCase()) throw new AppError(Errors.NotFound);
   if (found.metadata.send_friend_only) throw new AppError(Errors.CardFriendOnly);
   if (!found.metadata.sendable) throw new AppError(Errors.CardNotSendable);
-  return contract;
 }
 
 async function recipientAddress(

@@ -6,6 +6,7 @@ import Type from 'typebox';
 import { listMemberBappCards, listMemberCards, sendMemberCard } from './commands.ts';
 import { MemberBappCards, MemberBappList, MemberCardListQuery, MemberSendCardAnswer, MemberSendCardBody } from './schema.ts';
 import { described } from '../../http/schema.ts';
+import { CardBusyAnswer } from '../../cards/claims/schema.ts';
 
 /**
  * The member's cards in the wallet-app API: grouped by BApp (`GET /v2/wallet-app/cards`), more of
@@ -33,7 +34,7 @@ export const memberCardRoutes: FastifyPluginAsync = async (parent) => {
 
   app.post(
     '/v2/wallet-app/cards/:nft_id/:card_id/send',
-    { schema: { summary: 'Send a card the member holds', params: CardPath, body: MemberSendCardBody, response: { 200: described(MemberSendCardAnswer, 'The card is sent; the transfer is mined') } } },
+    { schema: { summary: 'Send a card the member holds', params: CardPath, body: MemberSendCardBody, response: { 200: described(MemberSendCardAnswer, 'The card is sent; the transfer is mined'), 409: CardBusyAnswer } } },
     async (request) => {
       const { member } = await authenticateRequest(services, request);
       return sendMemberCard(services, member, {

@@ -2,6 +2,7 @@ import Type from 'typebox';
 import { Address } from '../../cards/mint/payload.ts';
 import { BappEntry, contractCardPage, ListedCard } from '../../cards/lists/schema.ts';
 import { Sha256Hex } from '../../http/schema.ts';
+import { secret } from '../../lib/secret.ts';
 
 /** A card of the member's lists: A12's card entry with what the list shows of its design. */
 export const MemberCard = Type.Object({
@@ -30,7 +31,7 @@ export const MemberBappCards = contractCardPage(MemberCard);
 
 /** A card sent by the member: to an address, or to a person by name and phone (a member, or a wallet kept for them). */
 export const MemberSendCardBody = Type.Object({
-  pin: Sha256Hex,
+  pin: secret(Sha256Hex),
   to_address: Type.Optional(Address),
   to_person: Type.Optional(
     Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }), phone: Type.String({ minLength: 6, maxLength: 32 }) }),

@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { secret } from '../../lib/secret.ts';
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
@@ -19,7 +20,7 @@ export const Home = Type.Object({
   ),
 });
 
-export const RevealBody = Type.Object({ pin: Type.String({ pattern: '^[0-9a-fA-F]{64}$', description: 'SHA-256 hex of the PIN' }) });
+export const RevealBody = Type.Object({ pin: secret(Type.String({ pattern: '^[0-9a-fA-F]{64}$', description: 'SHA-256 hex of the PIN' })) });
 
 export const FaucetBody = Type.Object({ chain: Type.String({ maxLength: 32 }) });
 

@@ -9,6 +9,7 @@ import type { UserRow } from '../../store/schema.ts';
 import { checkNewMember, createUser, recordChainAddresses } from '../../users/commands.ts';
 import { findUserByCi, inviteAwaitsWallet } from '../../users/store.ts';
 import type { IdentityVerifier } from './identity.ts';
+import { assertStrongPasswordHash, assertStrongPinHash } from '../../accounts/secret-strength.ts';
 
 /** How long a partner's invite may wait for its reserved wallet before a sign-up goes ahead anyway. */
 const INVITE_WALLET_WAIT_SECONDS = 600;
@@ -27,7 +28,7 @@ export interface SignUpInput {
 
 /**
  * A member signs up in the wallet app. Refusals, in this order, before anything is kept: 400 a
- * malformed field, 410 birth, 411 under 19, 413 e-mail taken, 412 a member of this name and phone,
+ * malformed field, 4011 a password and 4010 a PIN too easy to guess (accounts/secret-strength.ts), 410 birth, 411 under 19, 413 e-mail taken, 412 a member of this name and phone,
  * 414 a card to this person is being minted right now (their invite waits for its reserved wallet:
  * try again in a moment), then the identity check (431 to 434 from the verifier, 435 no ci, 430 the
  * ci is a member's). A wallet reserved for the name and phone becomes the member's (users/commands.ts),
@@ -38,6 +39,9 @@ export async function signUp(
   input: SignUpInput,
   now = new Date(),
 ): Promise<UserRow> {
+  const person = { email: input.email, name: input.name, birth: input.birth };
+  assertStrongPasswordHash(input.password, person);
+  assertStrongPinHash(input.pin, person);
   const request = { ...input, passwordHash: input.password.toLowerCase(), pinHash: input.pin.toLowerCase() };
   const { name, phone } = await checkNewMember(deps, request, now);
   if (await inviteAwaitsWallet(deps.store.db, { name, phone }, epochSeconds(now) - INVITE_WALLET_WAIT_SECONDS)) {
@@ -57,7 +61,11 @@ export async function pinState(deps: { vault: KeyVault }, member: UserRow): Prom
   return { failures, max_failures: MAX_PIN_FAILURES, locked: failures >= MAX_PIN_FAILURES };
 }
 
-/** PIN change: the old PIN is checked as any (4006, 403 when locked), the same PIN again is 4007. */
+/**
+ * PIN change: a new PIN too easy to guess is 4010 (before the old one is tried, so it costs no
+ * attempt); the old PIN is checked as any (4006, 403 when locked), the same PIN again is 4007.
+ */
 export async function changePin(deps: { vault: KeyVault }, member: UserRow, input: { old_pin: string; new_pin: string }): Promise<void> {
+  assertStrongPinHash(input.new_pin, { birth: member.birth });
   await deps.vault.changePin(member.key_id, input.old_pin.toLowerCase(), input.new_pin.toLowerCase());
 }

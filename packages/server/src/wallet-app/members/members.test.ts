@@ -85,6 +85,27 @@ describe('wallet-app members', () => {
     await refusals(person({ phone: 'not a phone' }), 400);
   });
 
+  test('4010 a weak PIN and 4011 a weak password at sign-up, with what is wrong: nothing kept', async () => {
+    const weak = async (body: object, code: number, message: RegExp) => {
+      const before = await memberCount();
+      const response = await signUp(body);
+      assert.deepEqual([response.statusCode, response.json().code], [400, code], response.body);
+      assert.match(response.json().message, message);
+      assert.equal(await memberCount(), before, 'nothing kept');
+    };
+    await weak(person({ pin: sha256Hex('111111') }), 4010, /one digit repeated/);
+    await weak(person({ pin: sha256Hex('123456') }), 4010, /run of digits/);
+    await weak(person({ pin: sha256Hex('654321').toUpperCase() }), 4010, /run of digits/);
+    await weak(person({ pin: sha256Hex('121212') }), 4010, /group of digits repeated/);
+    await weak(person({ pin: sha256Hex('112233') }), 4010, /most common PINs/);
+    await weak(person({ pin: sha256Hex('900517') }), 4010, /birth date/);
+    await weak(person({ password: sha256Hex('password') }), 4011, /most common passwords/);
+    await weak(person({ password: sha256Hex('Password1') }), 4011, /most common passwords/);
+    const email = `quentin-${randomUUID().slice(0, 8)}@example.com`;
+    await weak(person({ email, password: sha256Hex(email.split('@')[0]!) }), 4011, /e-mail address/);
+    await weak(person({ name: 'Quentin Marlowe', password: sha256Hex('Quentin Marlowe') }), 4011, /your name/);
+  });
+
   test('414 while a card to this person is being minted (the invite waits for its wallet)', async () => {
     const body = person();
     await services.store.db
@@ -129,17 +150,21 @@ describe('wallet-app members', () => {
     const change = (oldPin: string, newPin: string) =>
       app.inject({ method: 'PUT', url: '/v2/wallet-app/me/pin', headers, payload: { old_pin: sha256Hex(oldPin), new_pin: sha256Hex(newPin) } });
     assert.deepEqual(await state(), { failures: 0, max_failures: 5, locked: false });
-    assert.equal((await change('000000', '111111')).json().code, 4006);
+    const weakNew = await change('135790', '111111');
+    assert.deepEqual([weakNew.statusCode, weakNew.json().code], [400, 4010]);
+    assert.match(weakNew.json().message, /one digit repeated/);
+    assert.deepEqual(await state(), { failures: 0, max_failures: 5, locked: false }, 'a weak new PIN costs no attempt');
+    assert.equal((await change('000000', '192837')).json().code, 4006);
     assert.equal((await state()).failures, 1);
     assert.equal((await change('135790', '135790')).json().code, 4007);
-    assert.equal((await change('135790', '112233')).statusCode, 200);
-    assert.equal((await services.vault.unlock(member.user.key_id, sha256Hex('112233'))).address, member.user.main_address);
-    for (let attempt = 0; attempt < 5; attempt += 1) await change('999999', '111111');
+    assert.equal((await change('135790', '582016')).statusCode, 200);
+    assert.equal((await services.vault.unlock(member.user.key_id, sha256Hex('582016'))).address, member.user.main_address);
+    for (let attempt = 0; attempt < 5; attempt += 1) await change('999999', '271828');
     assert.deepEqual(await state(), { failures: 5, max_failures: 5, locked: true });
-    const locked = await change('112233', '111111');
+    const locked = await change('582016', '271828');
     assert.equal(locked.json().code, 403, 'locked even with the right PIN');
     await unlockMemberPin(services, member.user.email);
     assert.equal((await state()).locked, false);
-    assert.equal((await change('112233', '445566')).statusCode, 200);
+    assert.equal((await change('582016', '604918')).statusCode, 200);
   });
 });

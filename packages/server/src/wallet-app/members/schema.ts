@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { secret } from '../../lib/secret.ts';
 
 const Sha256Hex = (description: string) => Type.String({ pattern: '^[0-9a-fA-F]{64}$', description });
 
@@ -7,13 +8,13 @@ export const SignUpBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 100, description: 'legal name' }),
   phone: Type.String({ minLength: 4, maxLength: 32, description: 'E.164, or national in `phoneDefaultCountry`' }),
   email: Type.String({ minLength: 3, maxLength: 254 }),
-  password: Sha256Hex('SHA-256 hex of the password'),
+  password: secret(Sha256Hex('SHA-256 hex of the password')),
   birth: Type.String({ maxLength: 10, description: 'YYYY-MM-DD' }),
-  pin: Sha256Hex('SHA-256 hex of the 6-digit PIN'),
+  pin: secret(Sha256Hex('SHA-256 hex of the 6-digit PIN')),
 });
 
 /** A PIN change: both as SHA-256 hex. */
-export const PinChangeBody = Type.Object({ old_pin: Sha256Hex('SHA-256 hex of the current PIN'), new_pin: Sha256Hex('SHA-256 hex of the new PIN') });
+export const PinChangeBody = Type.Object({ old_pin: secret(Sha256Hex('SHA-256 hex of the current PIN')), new_pin: secret(Sha256Hex('SHA-256 hex of the new PIN')) });
 
 export const PinState = Type.Object({
   failures: Type.Integer({ description: 'wrong PINs in a row' }),

@@ -17,6 +17,8 @@ export class Receiver {
   server: Server;
   secret = '';
   failing = 0;
+  /** Answers 500 to every message it matches (one event the receiver cannot take), whatever `failing` is. */
+  refuse: (message: Received) => boolean = () => false;
   /** How long each answer is held back (a slow receiver, so a kill lands mid-delivery). */
   holdMs = 0;
   requests = 0;
@@ -39,12 +41,16 @@ export class Receiver {
           return;
         }
         this.arrived.push(id);
+        const parsed = JSON.parse(body) as { type: string; timestamp: string; data: Record<string, any> };
+        if (this.refuse({ id, timestamp, type: parsed.type, data: parsed.data, body })) {
+          response.writeHead(500).end('cannot take this one');
+          return;
+        }
         if (this.failing > 0) {
           this.failing -= 1;
           response.writeHead(500).end('try later');
           return;
         }
-        const parsed = JSON.parse(body) as { type: string; timestamp: string; data: Record<string, any> };
         const answer = () => {
           // Counted as delivered only when the answer could be sent: a service killed meanwhile never saw it.
           if (response.destroyed || request.socket.destroyed) return;
