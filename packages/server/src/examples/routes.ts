@@ -48,7 +48,7 @@ const exampleDappRoutes: FastifyPluginAsync = async (app) => {
     summary: 'The example dapp: a built script or style sheet',
     tags: [Tags.pages],
     params: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
-    response: { 200: binaryBody(['text/javascript', 'text/css'], "one of the example dapp's built files"), 404: ErrorBody },
+    response: { 200: binaryBody(['text/javascript', 'text/css'], "one of the example dapp's built files"), 400: ErrorBody, 404: ErrorBody },
   };
   app.get<{ Params: { name: string } }>('/examples/dapp/assets/:name', { schema: asset }, async (request, reply) => {
     const { name } = request.params;

@@ -46,6 +46,9 @@ export async function registerRateLimits(app: FastifyInstance, deps: { config: R
   await app.register(rateLimit, {
     global: false,
     keyGenerator: (request) => clientAddressKey(request.ip),
+    // The x-ratelimit-* headers go on the 429 only: B3 polls answered from memory before routing
+    // (a2a/requests/held-results.ts) could not carry them, and the same answer must not differ by path.
+    addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
     errorResponseBuilder: () => new AppError(Errors.TooManyRequests),
     onExceeded: deps.onExceeded,
     store: rateLimitStoreFor(deps.db),

@@ -51,7 +51,10 @@ describe('A1 POST /v2/partner/auth', () => {
       mint_count: 0,
     });
     assert.match(body.contract_address, /^0x[0-9a-fA-F]{40}$/);
-    assert.deepEqual(decodeProtectedHeader(body.access_token), { alg: 'HS256', typ: 'JWT' });
+    // kid: the public id of the master key the token was signed under (partner-auth/token-keys.ts).
+    const { kid, ...header } = decodeProtectedHeader(body.access_token);
+    assert.deepEqual(header, { alg: 'HS256', typ: 'JWT' });
+    assert.equal(kid, services.vault.masterKeyId);
     const claims = decodeJwt(body.access_token);
     assert.equal(claims.sub, built.partner.id);
     assert.equal(claims.iss, services.config.publicUrl);
