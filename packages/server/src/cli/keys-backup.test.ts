@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFile, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import { masterKeyId } from '../custody/envelope.ts';
 import { claimSecretContext, webhookSecretContext } from '../custody/sealed-values.ts';
 import { createTestSchema } from '../testing/test-services.ts';
 import { startService, stopService, WALLET_SERVICE_BIN as BIN } from '../testing/service-process.ts';
+import { runCli } from '../testing/cli-runner.ts';
 import { databaseUrlWithSchema } from '../testing/test-store.ts';
 
 const run = promisify(execFile);
@@ -58,12 +59,12 @@ describe('keys rotate-master and backup (child processes)', () => {
     await stopService(service);
     ({ service, baseUrl } = await startService(env));
   }
+  // Never spawnSync while a service child runs: see testing/cli-runner.ts.
   function cli(args: string[], extra: NodeJS.ProcessEnv = {}) {
-    const result = spawnSync(process.execPath, [BIN, ...args], { env: { ...env, ...extra }, encoding: 'utf8', timeout: 180_000 });
-    return { code: result.status, signal: result.signal, stdout: result.stdout.trim(), stderr: result.stderr.trim() };
+    return runCli(BIN, args, { env: { ...env, ...extra }, timeoutMs: 180_000 });
   }
-  function json(args: string[], extra: NodeJS.ProcessEnv = {}) {
-    const result = cli([...args, '--json'], extra);
+  async function json(args: string[], extra: NodeJS.ProcessEnv = {}) {
+    const result = await cli([...args, '--json'], extra);
     assert.equal(result.code, 0, result.stderr);
     return JSON.parse(result.stdout);
   }
@@ -138,21 +139,21 @@ describe('keys rotate-master and backup (child processes)', () => {
   }
 
   test('a rotation killed halfway and run again leaves every PIN, key and webhook and claim secret working; the old key is refused', async () => {
-    const partner = json(['partner', 'create', '--email', 'rotate@example.com', '--password', PASSWORD, '--pin', '739162', '--name', 'Rotate Ltd', '--phone', '+1 415 555 0160', '--service-name', 'Rotate Cards']);
-    json(['partner', 'approve', '--email', 'rotate@example.com']);
+    const partner = (await json(['partner', 'create', '--email', 'rotate@example.com', '--password', PASSWORD, '--pin', '739162', '--name', 'Rotate Ltd', '--phone', '+1 415 555 0160', '--service-name', 'Rotate Cards']));
+    (await json(['partner', 'approve', '--email', 'rotate@example.com']));
     const members = [];
     for (const [index, pin] of ['582047', '694175', '317408'].entries()) {
       const email = `member-${index}@example.com`;
-      const member = json(['user', 'create', '--name', `Member ${index}`, '--phone', `+1 415 555 017${index}`, '--email', email, '--password', PASSWORD, '--pin', pin, '--birth', '1990-01-01']);
+      const member = (await json(['user', 'create', '--name', `Member ${index}`, '--phone', `+1 415 555 017${index}`, '--email', email, '--password', PASSWORD, '--pin', pin, '--birth', '1990-01-01']));
       members.push({ email, address: member.main_address as string, pin });
     }
     // Webhook secrets are sealed under the master key too; one endpoint has a previous secret in its overlap.
     const endpoints: Array<{ id: string; secret: string; previous?: string }> = [];
     for (const path of ['a', 'b']) {
-      const created = json(['webhook', 'create', '--email', 'rotate@example.com', '--url', `https://hooks.example.com/${path}`, '--events', 'card.sent']);
+      const created = (await json(['webhook', 'create', '--email', 'rotate@example.com', '--url', `https://hooks.example.com/${path}`, '--events', 'card.sent']));
       endpoints.push({ id: created.id, secret: created.secret });
     }
-    const rotatedSecret = json(['webhook', 'rotate-secret', '--email', 'rotate@example.com', '--endpoint', endpoints[0]!.id, '--overlap', '3600']);
+    const rotatedSecret = (await json(['webhook', 'rotate-secret', '--email', 'rotate@example.com', '--endpoint', endpoints[0]!.id, '--overlap', '3600']));
     assert.equal(typeof rotatedSecret.previousSecretExpiresAt, 'number');
     endpoints[0] = { id: endpoints[0]!.id, secret: rotatedSecret.secret, previous: endpoints[0]!.secret };
     await webhookSecretsOpen(endpoints);
@@ -161,13 +162,13 @@ describe('keys rotate-master and backup (child processes)', () => {
     await claimSecret(claimId, secret, 'store');
     const oldKey = readFileSync(join(dataDir, 'master.key'), 'utf8').trim();
 
-    const killed = cli(['keys', 'rotate-master', '--batch-size', '1'], { WALLET_TEST_ROTATION_KILL_AFTER_BATCHES: '2' });
+    const killed = (await cli(['keys', 'rotate-master', '--batch-size', '1'], { WALLET_TEST_ROTATION_KILL_AFTER_BATCHES: '2' }));
     assert.equal(killed.signal, 'SIGKILL', killed.stderr);
     assert.ok(existsSync(join(dataDir, 'master.key.next')), 'the new key is kept while the rotation is under way');
     // Half moved: the running service signs with keys under either master key.
     for (const member of members) await memberSigns(member.email, member.pin);
 
-    const resumed = json(['keys', 'rotate-master', '--batch-size', '2']);
+    const resumed = (await json(['keys', 'rotate-master', '--batch-size', '2']));
     assert.equal(resumed.resumed, true);
     assert.ok(resumed.rewrapped_keys >= 1);
     assert.equal(resumed.resealed_webhook_secrets, endpoints.length, 'the webhook secrets moved after the keys');
@@ -185,34 +186,34 @@ describe('keys rotate-master and backup (child processes)', () => {
     await claimSecret(claimId, secret, 'check');
 
     // The running service still runs the old key: the rotation cannot be finished, nor another one started.
-    const status = json(['keys', 'status']);
+    const status = (await json(['keys', 'status']));
     assert.deepEqual(status.rotation, { stage: 'rollout', from_master_key_id: resumed.from_master_key_id, master_key_id: resumed.master_key_id });
     assert.deepEqual(status.instances.map((instance: { master_key_id: string; live: boolean }) => [instance.master_key_id, instance.live]), [[resumed.from_master_key_id, true]]);
     assert.deepEqual(status.key_files, ['master.key', 'master.key.previous']);
-    const held = cli(['keys', 'finish-rotation']);
+    const held = (await cli(['keys', 'finish-rotation']));
     assert.equal(held.code, 1);
     assert.match(held.stderr, /^wallet-service: 1 instance\(s\) still run with the old master key: .* pid \d+ \(/);
     assert.ok(existsSync(join(dataDir, 'master.key.previous')), 'a refused finish deletes nothing');
-    assert.match(cli(['keys', 'rotate-master']).stderr, /^wallet-service: the rotation to master key \w+ is not finished/);
-    const onOldKey = cli(['blacklist', 'list'], { WALLET_MASTER_KEY: oldKey });
+    assert.match((await cli(['keys', 'rotate-master'])).stderr, /^wallet-service: the rotation to master key \w+ is not finished/);
+    const onOldKey = (await cli(['blacklist', 'list'], { WALLET_MASTER_KEY: oldKey }));
     assert.equal(onOldKey.code, 0, `until the finish a process given the old key still starts: ${onOldKey.stderr}`);
 
     // Restarted, the service runs the new key; then the old one is retired.
     await restartService();
     for (const member of members) await memberSigns(member.email, member.pin);
-    const finished = json(['keys', 'finish-rotation']);
+    const finished = (await json(['keys', 'finish-rotation']));
     assert.equal(finished.finished, true);
     assert.equal(finished.retired_master_key_id, resumed.from_master_key_id);
     assert.deepEqual(finished.removed_files, ['master.key.previous']);
-    assert.deepEqual(json(['keys', 'status']).key_files, ['master.key']);
+    assert.deepEqual((await json(['keys', 'status'])).key_files, ['master.key']);
 
-    const refused = cli(['blacklist', 'list'], { WALLET_MASTER_KEY: oldKey });
+    const refused = (await cli(['blacklist', 'list'], { WALLET_MASTER_KEY: oldKey }));
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /^wallet-service: the master key from WALLET_MASTER_KEY \(config masterKey\) is not the one this store's keys were sealed with/);
-    assert.equal(cli(['blacklist', 'list'], { WALLET_MASTER_KEY: newKey }).code, 0);
+    assert.equal((await cli(['blacklist', 'list'], { WALLET_MASTER_KEY: newKey })).code, 0);
 
     // A second rotation, with nothing left over, moves every key at once.
-    const again = json(['keys', 'rotate-master']);
+    const again = (await json(['keys', 'rotate-master']));
     assert.equal(again.resumed, false);
     assert.equal(again.resealed_webhook_secrets, endpoints.length);
     assert.equal(again.resealed_claim_secrets, 1);
@@ -221,9 +222,9 @@ describe('keys rotate-master and backup (child processes)', () => {
     await claimSecret(claimId, secret, 'check');
     for (const member of members) await memberSigns(member.email, member.pin);
     await restartService();
-    assert.equal(json(['keys', 'finish-rotation']).finished, true);
+    assert.equal((await json(['keys', 'finish-rotation'])).finished, true);
 
-    const audit = cli(['audit', 'list', '--json']);
+    const audit = (await cli(['audit', 'list', '--json']));
     assert.equal(audit.code, 0, audit.stderr);
     const rotations = JSON.parse(audit.stdout).entries.filter((entry: { action: string }) => entry.action === 'keys rotate-master');
     assert.equal(rotations.length, 2);
@@ -231,8 +232,8 @@ describe('keys rotate-master and backup (child processes)', () => {
   });
 
   test('a backup taken under load restores into a new data directory that serves the same accounts', { skip: postgres && 'PostgreSQL is backed up with pg_dump' }, async () => {
-    const partner = json(['partner', 'create', '--email', 'backup@example.com', '--password', PASSWORD, '--pin', '861529', '--name', 'Backup Ltd', '--phone', '+1 415 555 0180', '--service-name', 'Backup Cards']);
-    const approved = json(['partner', 'approve', '--email', 'backup@example.com']);
+    const partner = (await json(['partner', 'create', '--email', 'backup@example.com', '--password', PASSWORD, '--pin', '861529', '--name', 'Backup Ltd', '--phone', '+1 415 555 0180', '--service-name', 'Backup Cards']));
+    const approved = (await json(['partner', 'approve', '--email', 'backup@example.com']));
     const backupDir = join(root, 'backup');
 
     let writing = true;
@@ -252,33 +253,33 @@ describe('keys rotate-master and backup (child processes)', () => {
     assert.equal(backup.master_key_included, true);
     assert.equal(backup.store, 'sqlite: wallet.sqlite');
 
-    const notEmpty = cli(['backup', 'create', '--to', backupDir]);
+    const notEmpty = (await cli(['backup', 'create', '--to', backupDir]));
     assert.equal(notEmpty.code, 1);
     assert.match(notEmpty.stderr, /^wallet-service: .*backup exists and is not empty; give a new or empty directory$/);
     const occupied = join(root, 'occupied');
     mkdirSync(occupied);
     writeFileSync(join(occupied, 'x'), 'x');
-    assert.equal(cli(['backup', 'restore', '--from', backupDir, '--data-dir', occupied]).code, 1);
-    assert.match(cli(['backup', 'restore', '--from', root, '--data-dir', join(root, 'elsewhere')]).stderr, /is not a backup made by backup create/);
+    assert.equal((await cli(['backup', 'restore', '--from', backupDir, '--data-dir', occupied])).code, 1);
+    assert.match((await cli(['backup', 'restore', '--from', root, '--data-dir', join(root, 'elsewhere')])).stderr, /is not a backup made by backup create/);
 
-    const accountsBefore = { partners: json(['partner', 'list']).partners, users: json(['user', 'list']).users };
+    const accountsBefore = { partners: (await json(['partner', 'list'])).partners, users: (await json(['user', 'list'])).users };
     await stopService(service);
     service = undefined;
 
     const restoredDir = join(root, 'restored');
-    const restored = json(['backup', 'restore', '--from', backupDir, '--data-dir', restoredDir]);
+    const restored = (await json(['backup', 'restore', '--from', backupDir, '--data-dir', restoredDir]));
     assert.equal(restored.master_key_included, true);
     env = { ...env, WALLET_DATA_DIR: restoredDir };
     ({ service, baseUrl } = await startService(env));
 
     const signIn = await post('/v2/partner/auth', { email: 'backup@example.com', password: sha(PASSWORD) });
     assert.equal(signIn.status, 200, JSON.stringify(signIn.body));
-    assert.deepEqual({ partners: json(['partner', 'list']).partners, users: json(['user', 'list']).users }, accountsBefore);
+    assert.deepEqual({ partners: (await json(['partner', 'list'])).partners, users: (await json(['user', 'list'])).users }, accountsBefore);
     const record = JSON.parse(readFileSync(join(restoredDir, 'chains', 'main', 'node.json'), 'utf8')) as { rpcUrl: string };
     const code = await createPublicClient({ transport: http(record.rpcUrl) }).getCode({ address: approved.contract_address });
     assert.ok(code && code.length > 2, 'the card contract is on the restored chain');
     for (const member of ['member-0@example.com']) await memberSigns(member, '582047');
-    assert.equal(json(['partner', 'show', '--email', 'backup@example.com']).main_address, partner.main_address);
+    assert.equal((await json(['partner', 'show', '--email', 'backup@example.com'])).main_address, partner.main_address);
   });
 });
 
