@@ -102,6 +102,8 @@ function withAt(value: unknown, path: Array<string | number>, replacement: unkno
   }
   if (!parent || typeof parent !== 'object') return value;
   const last = path.at(-1)!;
+  // JSON has no named members of an array (a key such as "length" would not be sent, and setting it throws).
+  if (Array.isArray(parent) && !/^\d+$/.test(String(last))) return copy;
   if (replacement === undefined) {
     if (Array.isArray(parent)) parent.splice(Number(last), 1);
     else delete parent[last];
