@@ -58,11 +58,21 @@ export async function startBackgroundJobs(deps: BackgroundJobDeps): Promise<Back
   return { stop };
 }
 
-/** The services with their background jobs started; close() stops the jobs before the rest. */
-export async function withBackgroundJobs(services: Services): Promise<Services> {
+/**
+ * Only the outbox: what an operator command needs to send a transaction and see it final. The
+ * rest (webhook delivery above all) is the running service's work, done with its own settings: a
+ * command reading a delivery log must not deliver with the command line's.
+ */
+export async function startTransactionTracking(deps: Pick<BackgroundJobDeps, 'outbox'>): Promise<BackgroundJobs> {
+  await deps.outbox.start();
+  return { stop: () => deps.outbox.stop() };
+}
+
+/** The services with their background jobs (by default all of them) started; close() stops the jobs before the rest. */
+export async function withBackgroundJobs(services: Services, start: (deps: Services) => Promise<BackgroundJobs> = startBackgroundJobs): Promise<Services> {
   let jobs: BackgroundJobs;
   try {
-    jobs = await startBackgroundJobs(services);
+    jobs = await start(services);
   } catch (error) {
     await services.close();
     throw error;

@@ -92,7 +92,7 @@ async function withServices(
   args: string[],
   audited: boolean,
 ): Promise<Record<string, unknown>> {
-  const [{ openServices }, { withBackgroundJobs }, { withRunningServiceUrl }, { pino }, { createLogger }] = await Promise.all([
+  const [{ openServices }, { withBackgroundJobs, startTransactionTracking }, { withRunningServiceUrl }, { pino }, { createLogger }] = await Promise.all([
     import('../services.ts'),
     import('../background-jobs.ts'),
     import('./service-record.ts'),
@@ -101,7 +101,7 @@ async function withServices(
   ]);
   // Commands print their result; the service log is for warnings only.
   const log = createLogger({ level: configured.logLevel === 'info' ? 'warn' : configured.logLevel, destination: pino.destination(2), config: configured });
-  const services = await withBackgroundJobs(await openServices(withRunningServiceUrl(configured), { chainMode: 'attach', log }));
+  const services = await withBackgroundJobs(await openServices(withRunningServiceUrl(configured), { chainMode: 'attach', log }), startTransactionTracking);
   try {
     const result = await handler(services, values, args);
     // Commands that change something record it once they have succeeded (the account commands
