@@ -2,10 +2,11 @@
 // Runs every *.test.ts of the workspace with Node's test runner: once on the embedded SQLite
 // store, and again on PostgreSQL (the store-backed tests) when TEST_DATABASE_URL is set.
 // The browser suites run on the Chromium packages/server/src/testing/browser.ts finds; see
-// planBrowserSuites there for when it is installed, and when a missing one fails or skips them.
+// planBrowserSuites there for when it is installed, and when a missing one fails or skips them
+// (WALLET_TEST_BROWSER=off leaves them out).
 // Usage: npm test [-- <path filter>...]
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { tsImport } from 'tsx/esm/api';
@@ -38,7 +39,11 @@ const browserSuites = all.filter((file) => /testing\/browser(\.ts)?['"]/.test(so
 const browserEnv = {};
 let browserReady = true;
 let browserSkipped;
-if (browserSuites.length > 0) {
+if (browserSuites.length > 0 && process.env.WALLET_TEST_BROWSER === 'off') {
+  // .ci/run's passes on the other Node.js lines: the app in the browser is the same on each.
+  all = all.filter((file) => !browserSuites.includes(file));
+  browserSkipped = `# browser suites: ${browserSuites.length} test files skipped (WALLET_TEST_BROWSER=off)`;
+} else if (browserSuites.length > 0) {
   const browser = await tsImport('../packages/server/src/testing/browser.ts', import.meta.url);
   const host = browser.localBrowserHost();
   let plan = browser.planBrowserSuites(host);
@@ -62,12 +67,30 @@ if (all.length === 0) {
   console.log(browserSkipped);
   process.exit(0);
 }
+// The long files first (browser suites, then those that start services as child processes), so
+// that the last minutes of a pass are not one long file on one core while the other idles.
+const weight = (file) => {
+  const source = sourceOf(file);
+  return /testing\/browser(\.ts)?['"]/.test(source) ? 0 : /service-process|chaos\/harness|differential/.test(source + file) ? 1 : 2;
+};
+all = all.map((file) => [weight(file), file]).sort(([a, x], [b, y]) => a - b || x.localeCompare(y)).map(([, file]) => file);
+
 // A test file that opens the store through the test helpers runs on both stores.
 const storeBacked = all.filter((file) => {
   const source = sourceOf(file);
   // Files that loop over availableTestStoreKinds() cover PostgreSQL in the first pass already.
   return /test-services|WALLET_TEST_STORE/.test(source) && !source.includes('availableTestStoreKinds');
 });
+
+// Tests that start the service or the CLI as a child process run the compiled build, built here
+// from the sources under test: a child then starts in a tenth of the time it takes through tsx
+// (packages/server/src/testing/service-process.ts).
+const built = spawnSync(process.execPath, [join(root, 'packages/server/scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
+if (built.status !== 0) {
+  console.error('npm test: the server build failed (above); the tests need it');
+  process.exit(1);
+}
+process.env.WALLET_TEST_COMPILED = '1';
 
 // Each pass also writes every test's duration here, for the slowest-tests report at the end.
 const timesDir = mkdtempSync(join(tmpdir(), 'wallet-test-times-'));
@@ -96,6 +119,7 @@ function run(label, files, env) {
 /** The slowest tests of every pass, so that the next slow test is seen when it lands. */
 function printSlowestTests(count) {
   const tests = [];
+  const files = [];
   for (const { label, times } of timedPasses) {
     let lines = [];
     try {
@@ -103,10 +127,15 @@ function printSlowestTests(count) {
     } catch {
       continue; // the pass ended before writing any line
     }
-    for (const line of lines) tests.push({ label, ...JSON.parse(line) });
+    for (const line of lines) {
+      const entry = { label, ...JSON.parse(line) };
+      (entry.fileMs === undefined ? tests : files).push(entry);
+    }
   }
   rmSync(timesDir, { recursive: true, force: true });
   if (tests.length === 0) return;
+  // Every time, for a closer look: WALLET_TEST_TIMES_FILE=times.json npm test
+  if (process.env.WALLET_TEST_TIMES_FILE) writeFileSync(process.env.WALLET_TEST_TIMES_FILE, JSON.stringify({ tests, files }, null, 1));
   tests.sort((a, b) => b.ms - a.ms);
   const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`.padStart(8);
   console.log(`\n# slowest ${Math.min(count, tests.length)} of ${tests.length} tests (whole run ${seconds(Date.now() - started).trim()}):`);
@@ -114,6 +143,9 @@ function printSlowestTests(count) {
     const file = test.file ? relative(root, test.file) : '?';
     console.log(`#  ${seconds(test.ms)}  ${test.name}  (${file}, ${test.label})`);
   }
+  files.sort((a, b) => b.fileMs - a.fileMs);
+  console.log(`\n# slowest ${Math.min(count, files.length)} test files (first test or suite started to last ended):`);
+  for (const file of files.slice(0, count)) console.log(`#  ${seconds(file.fileMs)}  ${relative(root, file.file)}  (${file.label})`);
   const counted = (outcome) => tests.filter((test) => test.outcome === outcome).length;
   console.log(`\ntests: ${counted('passed')} passed, ${counted('failed')} failed, ${counted('skipped')} skipped`);
 }

@@ -20,6 +20,7 @@ export const generatedDir = 'src/generated';
 /** Contracts that get a generated module, and the identifier prefix of their exports. */
 export const artifactTargets = [
   { source: 'src/CardNFT.sol', contract: 'CardNFT', exportPrefix: 'cardNft' },
+  { source: 'src/LeanCardNFT.sol', contract: 'LeanCardNFT', exportPrefix: 'leanCardNft' },
   { source: 'src/CardEscrow.sol', contract: 'CardEscrow', exportPrefix: 'cardEscrow' },
   { source: 'src/baseline/NaiveCardNFT.sol', contract: 'NaiveCardNFT', exportPrefix: 'naiveCardNft' },
   { source: 'src/baseline/PlainCardNFT.sol', contract: 'PlainCardNFT', exportPrefix: 'plainCardNft' },

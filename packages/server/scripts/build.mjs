@@ -7,12 +7,18 @@
 // (@wallet-service/contracts) export their TypeScript sources, which Node.js cannot load, so they
 // are compiled into the bundle. Every other package stays an import resolved from node_modules at
 // run time, where native addons, anvil's binary and the files packages serve themselves are.
+//
+// `--outdir DIR` builds elsewhere (the build's own test does, so as not to replace the dist/ other
+// tests are running).
 import { renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 
 const root = new URL('..', import.meta.url).pathname;
-const staging = join(root, `dist.building-${process.pid}`);
+const { values: options } = parseArgs({ options: { outdir: { type: 'string' } } });
+const outdir = options.outdir ? resolve(options.outdir) : join(root, 'dist');
+const staging = `${outdir}.building-${process.pid}`;
 
 /**
  * Pure JavaScript packages of many small files, compiled in: loading typebox's ~700 modules one by
@@ -48,9 +54,9 @@ try {
     plugins: [npmPackagesExternal],
     logLevel: 'warning',
   });
-  rmSync(join(root, 'dist'), { recursive: true, force: true });
-  renameSync(staging, join(root, 'dist'));
-  console.log('@wallet-service/server: built dist/wallet-service.js');
+  rmSync(outdir, { recursive: true, force: true });
+  renameSync(staging, outdir);
+  console.log(`@wallet-service/server: built ${join(outdir, 'wallet-service.js')}`);
 } catch (error) {
   rmSync(staging, { recursive: true, force: true });
   console.error(`@wallet-service/server: build failed: ${error instanceof Error ? error.message : error}`);

@@ -19,7 +19,7 @@ import { sessionRoutes } from './wallet-app/sessions/routes.ts';
 import { memberRoutes } from './wallet-app/members/routes.ts';
 import { homeRoutes } from './wallet-app/home/routes.ts';
 import { applyWalletAppConventions } from './wallet-app/family.ts';
-import { walletAppStaticRoutes } from './wallet-app/static-app.ts';
+import { sendAppNotFoundPage, walletAppStaticRoutes } from './wallet-app/static-app.ts';
 import { memberCardRoutes } from './wallet-app/cards/routes.ts';
 import { activityRoutes } from './wallet-app/activity/routes.ts';
 import { applyPartnerApiConventions } from './partner-api/family.ts';
@@ -184,7 +184,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     request.log.debug({ method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
     done();
   });
-  app.setNotFoundHandler((_request, reply) => reply.status(404).send({ code: 404, err: 'not Found' }));
+  app.setNotFoundHandler(async (request, reply) => {
+    if (await sendAppNotFoundPage(request, reply)) return reply;
+    return reply.status(404).send({ code: 404, err: 'not Found' });
+  });
 
   // First: it documents every route registered after it.
   await registerOpenApiDocument(app);

@@ -1,5 +1,5 @@
 import { sha256, stringToBytes } from 'viem';
-import type { Activity, CardMetadata, CardPage, ClaimView, HeldCard, Member, MemberBappCards, MemberBappList, RequestOutcome, RequestView, SignedIn } from './api-types.ts';
+import type { Activity, CardMetadata, CardPage, CardSent, Claimed, ClaimView, HeldCard, Member, MemberBappCards, MemberBappList, PhoneCountries, RequestOutcome, RequestView, SendCardBody, SignedIn } from './wire.ts';
 
 /**
  * The wallet-app API (`/v2/wallet-app`, docs/app2app.md) and the two read-only routes the app uses
@@ -30,17 +30,39 @@ export class ApiError extends Error {
   }
 }
 
+/** The service could not be reached (offline, or the service is down): nothing is known to have happened. */
+export class NetworkError extends Error {
+  override name = 'NetworkError';
+}
+
 /** Called when the service says the session is over (402, 4003): the app goes back to sign-in. */
 let onSessionEnded: () => void = () => {};
 export function whenSessionEnds(listener: () => void): void {
   onSessionEnded = listener;
 }
 
+/** Called with false when a request cannot reach the service, and with true once one does again. */
+let onReachability: (reachable: boolean) => void = () => {};
+export function whenReachabilityChanges(listener: (reachable: boolean) => void): void {
+  onReachability = listener;
+}
+
+async function reach(path: string, init: RequestInit): Promise<Response> {
+  try {
+    const response = await fetch(path, { ...init, credentials: 'same-origin' });
+    onReachability(true);
+    return response;
+  } catch (error) {
+    onReachability(false);
+    throw new NetworkError(error instanceof Error ? error.message : String(error));
+  }
+}
+
 export async function call<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: object): Promise<T> {
   const headers: Record<string, string> = { ...session.headers() };
   // A POST without a body must not say it sends JSON (the service refuses an empty JSON body).
   if (body) headers['content-type'] = 'application/json';
-  const response = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : null, credentials: 'same-origin' });
+  const response = await reach(path, { method, headers, body: body ? JSON.stringify(body) : null });
   const data = (await response.json().catch(() => ({}))) as Record<string, unknown>;
   if (response.ok) return data as T;
   const error = (typeof data.error === 'object' && data.error !== null ? data.error : data) as { code?: number; err?: string; message?: string };
@@ -54,6 +76,8 @@ export async function call<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: s
 export function hashSecret(text: string): string {
   return sha256(stringToBytes(text)).slice(2);
 }
+
+let phoneCountries: Promise<PhoneCountries> | undefined;
 
 const requestPath = (key: string) => `${API}/a2a/requests/${encodeURIComponent(key)}`;
 
@@ -84,7 +108,7 @@ export const api = {
   cancelRequest: (key: string) => call<RequestOutcome>('POST', `${requestPath(key)}/cancel`),
 
   viewClaim: (claimId: string, secret: string) => call<ClaimView>('POST', `${API}/claims/${claimId}/view`, { secret }),
-  claim: (claimId: string, secret: string) => call<ClaimView & { tx_hash: string }>('POST', `${API}/claims/${claimId}/claim`, { secret }),
+  claim: (claimId: string, secret: string) => call<Claimed>('POST', `${API}/claims/${claimId}/claim`, { secret }),
 
   /** B4: the cards `holder` has under `contract`, a page at a time (public, read-only). */
   cardsOf: (contract: string, holder: string, chain: string, cursor: string) =>
@@ -102,8 +126,14 @@ export const api = {
   bappCards: (nftId: number, cursor: string) => call<MemberBappCards>('GET', `${API}/cards/${nftId}?${new URLSearchParams({ cursor })}`),
   /** A held card with its secure part and status (404 for anyone but its holder). */
   card: (nftId: number, cardId: number) => call<HeldCard>('GET', `${API}/cards/${nftId}/${cardId}`),
-  sendCard: (nftId: number, cardId: number, pin: string, to: { to_address: string } | { to_person: { name: string; phone: string } }) =>
-    call<{ hash: string; to_address: string }>('POST', `${API}/cards/${nftId}/${cardId}/send`, { pin: hashSecret(pin), ...to }),
+  sendCard: (nftId: number, cardId: number, pin: string, to: Omit<SendCardBody, 'pin'>) =>
+    call<CardSent>('POST', `${API}/cards/${nftId}/${cardId}/send`, { pin: hashSecret(pin), ...to }),
+
+  /** The regions a phone number may be written in, read once (public). */
+  phoneCountries: () => (phoneCountries ??= call<PhoneCountries>('GET', `${API}/phone-countries`).catch((error) => {
+    phoneCountries = undefined;
+    throw error;
+  })),
   activity: () => call<Activity>('GET', `${API}/activity`),
 
   /**
@@ -111,7 +141,7 @@ export const api = {
    * then shown from memory, so the file never has a URL another page could load.
    */
   async secureFile(name: string): Promise<string> {
-    const response = await fetch(`${API}/files/secure/${encodeURIComponent(name)}`, { headers: session.headers(), credentials: 'same-origin' });
+    const response = await reach(`${API}/files/secure/${encodeURIComponent(name)}`, { headers: session.headers() });
     if (!response.ok) throw new ApiError(response.status, response.status, response.statusText, undefined, {});
     const blob = await response.blob();
     return new Promise((resolve, reject) => {

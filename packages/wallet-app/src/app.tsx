@@ -1,6 +1,8 @@
-import { useEffect, useState } from 'preact/hooks';
-import { api, whenSessionEnds } from './api.ts';
-import type { Member } from './api-types.ts';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, NetworkError, whenReachabilityChanges, whenSessionEnds } from './api.ts';
+import { UNREACHABLE } from './messages.ts';
+import { announce, whenAnotherTab } from './session-events.ts';
+import type { Member } from './wire.ts';
 import { AppLink } from './components/fields.tsx';
 import { Loading, Screen } from './components/screen.tsx';
 import { navigate, useRoute, type Route } from './router.ts';
@@ -34,11 +36,38 @@ const SIGN_IN_REASON: Partial<Record<Route['screen'], string>> = {
 export function App() {
   const route = useRoute();
   const [member, setMember] = useState<Member | null | undefined>(undefined);
+  /** Why the member was signed out without asking here: shown on the sign-in screen. */
+  const [notice, setNotice] = useState('');
+  /** A request could not reach the service: a notice with Retry, until one does again. */
+  const [offline, setOffline] = useState(false);
+  /** Retry remounts the screen, which loads what it shows again. */
+  const [attempt, setAttempt] = useState(0);
+  const signedIn = useRef(false);
+  signedIn.current = Boolean(member);
 
   useEffect(() => {
-    whenSessionEnds(() => setMember(null));
-    api.me().then(setMember, () => setMember(null));
+    whenReachabilityChanges((reachable) => setOffline(!reachable));
+    whenSessionEnds(() => {
+      if (signedIn.current) setNotice('Your session has ended: you were signed out on another device or browser, or it ran out. Sign in again to carry on.');
+      setMember(null);
+    });
+    return whenAnotherTab((event) => {
+      if (event === 'signed-in') {
+        setNotice('');
+        api.me().then(setMember, () => {});
+      } else if (signedIn.current) {
+        setNotice('Your session has ended: you signed out in another tab. Sign in again to carry on.');
+        setMember(null);
+      }
+    });
   }, []);
+
+  useEffect(() => {
+    if (member !== undefined) return;
+    api.me().then(setMember, (caught) => {
+      if (!(caught instanceof NetworkError)) setMember(null);
+    });
+  }, [attempt]);
 
   useEffect(() => {
     if (member === null && route.screen === 'home') navigate('/sign-in', { replace: true });
@@ -51,8 +80,16 @@ export function App() {
   }
 
   function signedOut() {
+    setNotice('');
     setMember(null);
+    announce('signed-out');
     navigate('/sign-in');
+  }
+
+  function signedInHere(who: Member) {
+    setNotice('');
+    setMember(who);
+    announce('signed-in');
   }
 
   return (
@@ -74,25 +111,36 @@ export function App() {
         )}
       </header>
       {member && <SectionLinks current={route.screen} />}
-      <main>{screenFor(route, member, setMember, () => signedOut())}</main>
+      {offline && (
+        <div class="offline" role="alert" id="offline">
+          <p>{UNREACHABLE}</p>
+          <button type="button" class="primary" onClick={() => setAttempt((count) => count + 1)}>
+            Retry
+          </button>
+        </div>
+      )}
+      <main key={attempt}>{screenFor(route, member, signedInHere, () => signedOut(), notice, offline)}</main>
     </>
   );
 }
 
-function screenFor(route: Route, member: Member | null | undefined, setMember: (member: Member) => void, onSignedOut: () => void) {
+function screenFor(route: Route, member: Member | null | undefined, setMember: (member: Member) => void, onSignedOut: () => void, notice: string, offline: boolean) {
   if (route.screen === 'not-found') {
     return (
       <Screen title="Page not found">
+        <p>This address is not a page of the wallet: the link may be cut short or out of date.</p>
         <p>
-          This address is not a page of the wallet. <a href="/">Go to your wallet</a>.
+          <AppLink class="button primary" href="/">
+            Go to your wallet
+          </AppLink>
         </p>
       </Screen>
     );
   }
-  if (member === undefined) return <Loading what="Opening your wallet" />;
+  if (member === undefined) return offline ? <Screen title="Wallet">{null}</Screen> : <Loading what="Opening your wallet" />;
   if (route.screen === 'sign-up' && !member) return <SignUp returnTo={route.returnTo} onSignedIn={setMember} />;
   if (member === null || route.screen === 'sign-in') {
-    return <SignIn reason={SIGN_IN_REASON[route.screen]} onSignedIn={setMember} />;
+    return <SignIn notice={notice} reason={SIGN_IN_REASON[route.screen]} onSignedIn={setMember} />;
   }
   switch (route.screen) {
     case 'home':

@@ -32,3 +32,36 @@ export function safeLink(url: string | undefined): string | null {
     return null;
   }
 }
+
+/**
+ * A session's browser and system in words ("Chrome on Android") from its User-Agent. Tokens are
+ * tried from the most specific: Edge, Opera and Samsung Internet also say Chrome and Safari, and
+ * Chrome also says Safari.
+ */
+export function browserAndSystem(userAgent: string | null): string {
+  if (!userAgent) return 'An unknown browser';
+  const browser = firstMatch(userAgent, [
+    [/\bEdgA?\//, 'Edge'],
+    [/\b(OPR|Opera)\//, 'Opera'],
+    [/\bSamsungBrowser\//, 'Samsung Internet'],
+    [/\b(Firefox|FxiOS)\//, 'Firefox'],
+    [/\bHeadlessChrome\//, 'Headless Chrome'],
+    [/\b(Chrome|CriOS|Chromium)\//, 'Chrome'],
+    [/\bVersion\/[\d.]+.*\bSafari\//, 'Safari'],
+  ]);
+  const system = firstMatch(userAgent, [
+    [/\bAndroid\b/, 'Android'],
+    [/\b(iPhone|iPod)\b/, 'iOS'],
+    [/\biPad\b/, 'iPadOS'],
+    [/\bCrOS\b/, 'ChromeOS'],
+    [/\bWindows\b/, 'Windows'],
+    [/\bMac OS X\b|\bMacintosh\b/, 'macOS'],
+    [/\bLinux\b/, 'Linux'],
+  ]);
+  if (browser && system) return `${browser} on ${system}`;
+  return browser ?? (system ? `A browser on ${system}` : 'An unknown browser');
+}
+
+function firstMatch(text: string, names: Array<[RegExp, string]>): string | null {
+  return names.find(([pattern]) => pattern.test(text))?.[1] ?? null;
+}

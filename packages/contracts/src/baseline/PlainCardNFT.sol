@@ -13,12 +13,16 @@ import {Strings} from "@openzeppelin/contracts/utils/Strings.sol";
 /// and one balance write per minted card (`_mint` in a loop). The differential test drives both
 /// with the same operations and compares every view; the gas figures compare their mints.
 /// @dev Token URIs are `baseURI + tokenId`. Mints use `_mint` rather than `_safeMint`.
+/// Non-sendable cards are locked (ERC-5192) as in `CardNFT`.
 contract PlainCardNFT is ERC721, ERC721Burnable, Ownable {
     using BitMaps for BitMaps.BitMap;
     using Strings for uint256;
 
     /// @dev ERC-4906 interface id, see https://eips.ethereum.org/EIPS/eip-4906.
     bytes4 private constant _ERC4906_INTERFACE_ID = 0x49064906;
+
+    /// @dev ERC-5192 interface id (`locked(uint256)`), see https://eips.ethereum.org/EIPS/eip-5192.
+    bytes4 private constant _ERC5192_INTERFACE_ID = 0xb45a3c0e;
 
     /// @notice The escrow contract allowed to move non-sendable cards (address(0) if none).
     address public immutable escrow;
@@ -34,10 +38,17 @@ contract PlainCardNFT is ERC721, ERC721Burnable, Ownable {
     /// @dev ERC-4906: metadata of a range of tokens changed.
     event BatchMetadataUpdate(uint256 _fromTokenId, uint256 _toTokenId);
 
+    /// @notice ERC-5192: `tokenId` became locked (emitted when a non-sendable card is minted).
+    event Locked(uint256 tokenId);
+
+    /// @notice ERC-5192: `tokenId` became unlocked. Cards never unlock; declared by the standard.
+    event Unlocked(uint256 tokenId);
+
     /// @notice `mintBatch` was called with no recipients.
     error EmptyBatch();
 
-    /// @notice `tokenId` is non-sendable and its holder is neither the owner nor the escrow.
+    /// @notice `tokenId` is non-sendable: its holder is neither the owner nor the escrow, or an
+    /// approval for it was asked.
     error CardNotSendable(uint256 tokenId);
 
     /// @param name_ Collection name.
@@ -77,7 +88,7 @@ contract PlainCardNFT is ERC721, ERC721Burnable, Ownable {
             }
         }
 
-        if (!sendable) _markNonSendable(firstTokenId, count);
+        if (!sendable) _lock(firstTokenId, count);
     }
 
     /// @notice Replaces the token URI prefix of all cards.
@@ -85,6 +96,12 @@ contract PlainCardNFT is ERC721, ERC721Burnable, Ownable {
     function setBaseURI(string calldata baseURI_) external onlyOwner {
         _baseTokenURI = baseURI_;
         emit BatchMetadataUpdate(1, type(uint256).max);
+    }
+
+    /// @notice ERC-5192: whether `tokenId` is locked (non-sendable). Reverts for nonexistent cards.
+    function locked(uint256 tokenId) external view returns (bool) {
+        _requireOwned(tokenId);
+        return _nonSendable.get(tokenId);
     }
 
     /// @notice Whether the holder of `tokenId` may transfer it. Reverts for nonexistent cards.
@@ -109,9 +126,18 @@ contract PlainCardNFT is ERC721, ERC721Burnable, Ownable {
         return string.concat(_baseTokenURI, tokenId.toString());
     }
 
-    /// @notice ERC-165; additionally reports ERC-4906 (metadata update events).
+    /// @notice ERC-165; additionally reports ERC-4906 (metadata update events) and ERC-5192.
     function supportsInterface(bytes4 interfaceId) public view override returns (bool) {
-        return interfaceId == _ERC4906_INTERFACE_ID || super.supportsInterface(interfaceId);
+        return
+            interfaceId == _ERC4906_INTERFACE_ID ||
+            interfaceId == _ERC5192_INTERFACE_ID ||
+            super.supportsInterface(interfaceId);
+    }
+
+    /// @notice OpenZeppelin's `approve`, refused for a locked card unless it clears the approval.
+    function approve(address to, uint256 tokenId) public override {
+        super.approve(to, tokenId);
+        if (to != address(0) && _nonSendable.get(tokenId)) revert CardNotSendable(tokenId);
     }
 
     /// @dev Enforces non-sendability on transfers; mints (from == 0) and burns (to == 0) pass.
@@ -130,9 +156,9 @@ contract PlainCardNFT is ERC721, ERC721Burnable, Ownable {
         }
     }
 
-    /// @dev Sets the bits of `count` ids from `firstTokenId` one 256-bit bucket at a time,
-    /// instead of one storage read-modify-write per token (BitMaps has no range setter).
-    function _markNonSendable(uint256 firstTokenId, uint256 count) private {
+    /// @dev Locks `count` cards from `firstTokenId`: sets their bits one 256-bit bucket at a time
+    /// (BitMaps has no range setter), then emits `Locked` for each, in id order.
+    function _lock(uint256 firstTokenId, uint256 count) private {
         uint256 tokenId = firstTokenId;
         uint256 end = firstTokenId + count;
         while (tokenId < end) {
@@ -147,5 +173,6 @@ contract PlainCardNFT is ERC721, ERC721Burnable, Ownable {
             _nonSendable._data[bucket] |= mask;
             tokenId = rangeEnd;
         }
+        for (tokenId = firstTokenId; tokenId < end; ++tokenId) emit Locked(tokenId);
     }
 }

@@ -6,7 +6,18 @@ import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { type Address, type Chain, defineChain, getAddress, keccak256, toHex } from 'viem';
+import {
+  type Address,
+  type Chain,
+  type Hash,
+  type PublicClient,
+  type TransactionReceipt,
+  TransactionReceiptNotFoundError,
+  defineChain,
+  getAddress,
+  keccak256,
+  toHex,
+} from 'viem';
 import { foundry } from 'viem/chains';
 
 export const TEST_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -37,13 +48,14 @@ async function freePort(): Promise<number> {
 /**
  * Starts anvil and waits until it answers. A free port can be taken by another process's node
  * between the probe and anvil's bind, so the node gets a random chain id and the one that
- * answers must have it.
+ * answers must have it. `args` are passed on to anvil (e.g. a larger block gas limit).
  */
-export async function startAnvil(): Promise<Anvil> {
+export async function startAnvil(options: { args?: readonly string[] } = {}): Promise<Anvil> {
   const chainId = 100_000 + Math.floor(Math.random() * 1_000_000_000);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(anvilBinary(), ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId), '--silent'], {
+  const args = ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId), '--silent', ...(options.args ?? [])];
+  const child = spawn(anvilBinary(), args, {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -64,7 +76,7 @@ export async function startAnvil(): Promise<Anvil> {
       }
       if (result !== undefined) {
         child.kill('SIGKILL');
-        return startAnvil();
+        return startAnvil(options);
       }
     } catch {
       // Not listening yet.
@@ -85,4 +97,23 @@ async function stopAnvil(child: ChildProcess): Promise<void> {
 /** Deterministic fresh addresses that hold nothing yet (like new custodial accounts). */
 export function freshAddresses(count: number, salt: string): Address[] {
   return Array.from({ length: count }, (_, i) => getAddress(keccak256(toHex(`${salt}-${i}`)).slice(0, 42)));
+}
+
+/**
+ * The receipt of a sent transaction, asked for until the node has it. viem's
+ * waitForTransactionReceipt asks again only when a new block appears, so on an automining node a
+ * receipt asked for in the moment between the block and its receipt was never found: the wait
+ * hung until its timeout, as no later block came.
+ */
+export async function receiptOf(client: PublicClient, hash: Hash): Promise<TransactionReceipt> {
+  const deadline = Date.now() + 300_000;
+  for (;;) {
+    const receipt = await client.getTransactionReceipt({ hash }).catch((error: unknown) => {
+      if (error instanceof TransactionReceiptNotFoundError) return undefined;
+      throw error;
+    });
+    if (receipt) return receipt;
+    if (Date.now() > deadline) throw new Error(`transaction ${hash} has no receipt after 300 s`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }

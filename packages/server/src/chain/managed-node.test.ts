@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { createPublicClient, createWalletClient, defineChain, http, parseEther, type Hash } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { ManagedNode } from './managed-node.ts';
+import { anvilBinaryPath, ForeignNodeError, freePort, ManagedNode, nodeIdentity, waitForRpc } from './managed-node.ts';
+import { startTestChain } from '../testing/chain-node.ts';
 import { tornDumpReason } from './state-dump.ts';
 
 const CHAIN_ID = 31_999;
@@ -138,5 +140,48 @@ describe('the managed node restarts from a whole state dump', () => {
     assert.equal(tornDumpReason(dump), undefined);
     const sent = dump.transactions.filter((transaction) => transaction.info.from === sender.address.toLowerCase());
     assert.equal(sent.length, dump.accounts[sender.address.toLowerCase()]!.nonce);
+  });
+});
+
+describe("the node's dev accounts stay off its command line", () => {
+  /** Twelve or more words of the BIP-39 list in a row, or a 32-byte hex value: a mnemonic or a key. */
+  const secretLike = /(?:\b[a-z]{3,8}\b[\s\0]+){11,}\b[a-z]{3,8}\b|(?:0x)?[0-9a-f]{64}/i;
+
+  test('the running node\'s argv and environment hold no mnemonic or key; its identity file is gone once read', { timeout: 90_000, skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+    const own = mkdtempSync(join(tmpdir(), 'wallet-managed-node-argv-'));
+    const node = new ManagedNode({
+      name: 'main',
+      directory: own,
+      settings: { mode: 'managed', chainId: CHAIN_ID, messagePrefix: '', rpcPort: 0, blockTimeSeconds: 0, stateIntervalSeconds: 1 },
+    });
+    try {
+      await node.start();
+      const argv = readFileSync(`/proc/${node.pid}/cmdline`, 'utf8').split('\0');
+      assert.ok(argv.some((arg) => arg.endsWith('anvil')), `the node's own process: ${argv.join(' ')}`);
+      assert.ok(!argv.includes('--mnemonic') && !argv.includes('--mnemonic-seed-unsafe'), argv.join(' '));
+      assert.doesNotMatch(argv.join(' '), secretLike);
+      assert.doesNotMatch(readFileSync(`/proc/${node.pid}/environ`, 'utf8'), secretLike);
+      assert.ok(!existsSync(join(own, 'node-identity.json')), 'no identity file left');
+    } finally {
+      await node.stop();
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
+
+  test('a node on the port that is not the one we started is refused (ForeignNodeError)', { timeout: 90_000 }, async () => {
+    const foreign = await startTestChain({ chainId: CHAIN_ID });
+    const own = mkdtempSync(join(tmpdir(), 'wallet-managed-node-identity-'));
+    const port = await freePort();
+    const identity = nodeIdentity(join(own, 'node-identity.json'));
+    const ours = spawn(anvilBinaryPath(), ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(CHAIN_ID), '--silent', ...identity.args], { stdio: 'ignore' });
+    try {
+      await waitForRpc(`http://127.0.0.1:${port}`, CHAIN_ID, 30_000, identity);
+      await assert.rejects(waitForRpc(foreign.rpcUrl, CHAIN_ID, 30_000, identity), ForeignNodeError);
+      assert.ok(!existsSync(join(own, 'node-identity.json')), 'the identity file is removed once read');
+    } finally {
+      ours.kill('SIGKILL');
+      await foreign.stop();
+      rmSync(own, { recursive: true, force: true });
+    }
   });
 });

@@ -4,9 +4,6 @@ import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'nod
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { generateMnemonic } from '@scure/bip39';
-import { wordlist as english } from '@scure/bip39/wordlists/english.js';
-import { mnemonicToAccount } from 'viem/accounts';
 import type { ManagedChainSettings } from '../config/config.ts';
 import { keepWholeStateDump, restorePreviousStateDump, WholeCopyKeeper } from './state-dump.ts';
 import { makePrivateDirectory, PRIVATE_FILE_MODE } from '../lib/private-files.ts';
@@ -126,7 +123,7 @@ export class ManagedNode extends EventEmitter {
    */
   private async spawnNode(attempt = 0, restart = false): Promise<void> {
     keepWholeStateDump(this.statePath, (message) => this.log(`chain ${this.name}: ${message}`));
-    const identity = nodeIdentity();
+    const identity = nodeIdentity(join(this.directory, 'node-identity.json'));
     const args = [
       '--host', '127.0.0.1',
       '--port', String(this.port),
@@ -153,8 +150,9 @@ export class ManagedNode extends EventEmitter {
     try {
       nodePid = await Promise.race([child.nodePid, exitedEarly]);
       this.nodePid = nodePid;
-      await Promise.race([waitForRpc(this.rpcUrl, this.settings.chainId, 30_000, identity.account), exitedEarly]);
+      await Promise.race([waitForRpc(this.rpcUrl, this.settings.chainId, 30_000, identity), exitedEarly]);
     } catch (error) {
+      identity.discard();
       const portTaken = error instanceof ForeignNodeError || /address already in use|os error 98/i.test(stderr);
       if (portTaken && attempt < 5 && (restart || !this.settings.rpcPort)) {
         child.killHard();
@@ -266,12 +264,41 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
 
 /**
  * A port is probed free and then bound by anvil, so another process may take it in between and
- * we would talk to its node. Each node we start therefore gets its own random dev mnemonic; the
- * node on the port is ours only if its first dev account is the one that mnemonic gives.
+ * we would talk to its node. Each node we start therefore makes its own random dev account and
+ * writes it (with `--config-out`) to `identityPath`; the node on the port is ours only if its first
+ * dev account is that one. The dev mnemonic never appears on the node's command line (which every
+ * local user sees in `ps`) nor in its environment: anvil draws it itself (`--mnemonic-random`), and
+ * the file it writes, 0600 under the watchdog's umask in a 0700 folder, is read once and removed.
  */
-export function nodeIdentity(): { args: string[]; account: string } {
-  const mnemonic = generateMnemonic(english, 128);
-  return { args: ['--mnemonic', mnemonic], account: mnemonicToAccount(mnemonic).address.toLowerCase() };
+export interface NodeIdentity {
+  args: string[];
+  /** The node's first dev account once it has written it, else undefined; the file is removed on the first read. */
+  account(): string | undefined;
+  /** Removes the file if it is still there (a start that failed). */
+  discard(): void;
+}
+
+/** `identityPath`: a file in a folder only this user can read (the chain's folder, or a private temporary one). */
+export function nodeIdentity(identityPath: string): NodeIdentity {
+  rmSync(identityPath, { force: true });
+  let known: string | undefined;
+  return {
+    args: ['--mnemonic-random', '--accounts', '1', '--config-out', identityPath],
+    account() {
+      if (known !== undefined) return known;
+      let written: { available_accounts?: unknown };
+      try {
+        written = JSON.parse(readFileSync(identityPath, 'utf8')) as { available_accounts?: unknown };
+      } catch {
+        return undefined; // not written yet, or being written
+      }
+      rmSync(identityPath, { force: true });
+      const first = Array.isArray(written.available_accounts) ? written.available_accounts[0] : undefined;
+      known = typeof first === 'string' ? first.toLowerCase() : '';
+      return known;
+    },
+    discard: () => rmSync(identityPath, { force: true }),
+  };
 }
 
 export class ForeignNodeError extends Error {
@@ -288,12 +315,27 @@ async function rpcCall(rpcUrl: string, method: string): Promise<unknown> {
   return ((await response.json()) as { result?: unknown }).result;
 }
 
-/** Waits until the node answers with the expected chain id (and, for a node we started, our identity). */
-export async function waitForRpc(rpcUrl: string, chainId: number, timeoutMs = 30_000, identity?: string): Promise<void> {
+/**
+ * Waits until the node answers with the expected chain id and, for a node we started, until it has
+ * written its identity, which must be the first account the node on the port answers.
+ */
+export async function waitForRpc(rpcUrl: string, chainId: number, timeoutMs = 30_000, identity?: NodeIdentity): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   await waitForChainId(rpcUrl, chainId, timeoutMs);
   if (identity === undefined) return;
-  const accounts = (await rpcCall(rpcUrl, 'eth_accounts')) as string[] | undefined;
-  if (accounts?.[0]?.toLowerCase() !== identity) throw new ForeignNodeError(`another node answers on ${rpcUrl}`);
+  try {
+    // anvil writes its --config-out file once it listens: a moment after it may first answer.
+    let account = identity.account();
+    while (account === undefined && Date.now() < deadline) {
+      await sleep(20);
+      account = identity.account();
+    }
+    if (account === undefined) throw new ForeignNodeError(`another node answers on ${rpcUrl} (ours wrote no identity within ${timeoutMs / 1000} s)`);
+    const accounts = (await rpcCall(rpcUrl, 'eth_accounts')) as string[] | undefined;
+    if (!account || accounts?.[0]?.toLowerCase() !== account) throw new ForeignNodeError(`another node answers on ${rpcUrl}`);
+  } finally {
+    identity.discard();
+  }
 }
 
 /**

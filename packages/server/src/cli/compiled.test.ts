@@ -9,7 +9,7 @@ import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { createPublicClient, http, type Address } from 'viem';
 import { startService, stopService, WALLET_SERVICE_COMPILED_BIN as BIN } from '../testing/service-process.ts';
 import { runCli } from '../testing/cli-runner.ts';
@@ -21,6 +21,7 @@ let service: ChildProcess | undefined;
 after(async () => {
   await stopService(service);
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(dirname(outdir), { recursive: true, force: true });
 });
 
 // Never spawnSync while a service child runs: see testing/cli-runner.ts.
@@ -28,14 +29,23 @@ function cli(env: NodeJS.ProcessEnv, ...args: string[]) {
   return runCli(BIN, args, { env });
 }
 
+// The build is checked in a directory of its own: other test files may be running the dist/ that
+// npm test built before them (WALLET_TEST_COMPILED). Run on its own, this file builds dist/ first.
+const outdir = join(mkdtempSync(join(tmpdir(), 'wallet-build-')), 'dist');
+before(() => {
+  if (process.env.WALLET_TEST_COMPILED === '1') return;
+  const built = spawnSync(process.execPath, [join(serverRoot, 'scripts/build.mjs')], { encoding: 'utf8', timeout: 120_000 });
+  assert.equal(built.status, 0, built.stderr);
+});
+
 describe('the compiled service', () => {
   test('the build writes JavaScript (the entry and the chunks its commands load) that imports no TypeScript and no loader', () => {
-    const built = spawnSync(process.execPath, [join(serverRoot, 'scripts/build.mjs')], { encoding: 'utf8', timeout: 120_000 });
+    const built = spawnSync(process.execPath, [join(serverRoot, 'scripts/build.mjs'), '--outdir', outdir], { encoding: 'utf8', timeout: 120_000 });
     assert.equal(built.status, 0, built.stderr);
-    const files = ['wallet-service.js', ...readdirSync(join(serverRoot, 'dist/chunks')).filter((name) => name.endsWith('.js')).map((name) => `chunks/${name}`)];
-    assert.ok(files.length > 2, `dist holds the entry and its chunks: ${files.join(', ')}`);
+    const files = ['wallet-service.js', ...readdirSync(join(outdir, 'chunks')).filter((name) => name.endsWith('.js')).map((name) => `chunks/${name}`)];
+    assert.ok(files.length > 2, `the build holds the entry and its chunks: ${files.join(', ')}`);
     for (const file of files) {
-      const code = readFileSync(join(serverRoot, 'dist', file), 'utf8');
+      const code = readFileSync(join(outdir, file), 'utf8');
       assert.doesNotMatch(code, /from "[^"]*\.ts"|import\("[^"]*\.ts"\)/, file);
       assert.doesNotMatch(code, /from ["']tsx|import\(["']tsx/, file);
     }
@@ -55,7 +65,7 @@ describe('the compiled service', () => {
         else if (!specifier.startsWith('node:')) packages.add(specifier);
       }
     };
-    walk(join(serverRoot, 'dist/wallet-service.js'));
+    walk(join(outdir, 'wallet-service.js'));
     assert.deepEqual([...packages], [], `loaded before any command: ${[...seen].join(', ')}`);
     assert.ok(seen.size <= 6, `the entry's static graph stays small: ${[...seen].join(', ')}`);
   });

@@ -246,11 +246,13 @@ export class KeyVault {
     if (!newPin) throw new AppError(Errors.BadRequest, { detail: 'the new PIN is missing' });
     requirePin(oldPin, row.pin_failures);
     if (newPin.toLowerCase() === oldPin.toLowerCase()) throw new AppError(Errors.SameAsBefore);
-    await this.#pinAttempts.run(keyId, () => this.#rewrapUnderNewPin(keyId, oldPin, newPin));
+    await this.#pinAttempts.run(keyId, () => this.#rewrapUnderNewPin(keyId, oldPin, newPin, row));
   }
 
-  async #rewrapUnderNewPin(keyId: string, oldPin: string, newPin: string): Promise<void> {
+  /** `asked`: the key as it was when the change was asked for. */
+  async #rewrapUnderNewPin(keyId: string, oldPin: string, newPin: string, asked: SealedRow): Promise<void> {
     this.#unlocked.delete(keyId);
+    await this.#refuseWhenChangedMeanwhile(keyId, oldPin, asked);
     const sealing = await this.#sealingKey(this.#db);
     const attempt = await this.#countAttempt(keyId);
     let rewrapped: { kdfSalt: string; wrappedDataKey: string };
@@ -267,6 +269,25 @@ export class KeyVault {
     });
     if (!replaced) throw new AppError(Errors.WrongPin, { detail: 'the PIN was changed at the same time' });
     await this.#settle(this.#db, keyId, sealing.id);
+  }
+
+  /**
+   * Another change of the PIN landed while this one waited its turn (the same change sent twice, a
+   * retry, two devices): when the old PIN opens the wrapping the change was asked against, the caller
+   * was right and only beaten to it, so the answer is 4006 "changed at the same time" with no wrong
+   * PIN counted (repeats of one change must not lock the key). A wrong old PIN goes on to be counted
+   * against the current wrapping as usual, so this opens no way around the count.
+   */
+  async #refuseWhenChangedMeanwhile(keyId: string, oldPin: string, asked: SealedRow): Promise<void> {
+    if (wrappingOf(await this.#sealedRow(keyId)) === wrappingOf(asked)) return;
+    try {
+      const secret = await openSecret({ masterKey: await this.#keys.get(asked.master_key_id), sealed: sealedOf(asked), ownerId: asked.owner_id, address: asked.address, pin: oldPin });
+      secret.fill(0);
+    } catch (error) {
+      if (error instanceof WrongKeyError) return;
+      throw error;
+    }
+    throw new AppError(Errors.WrongPin, { detail: 'the PIN was changed at the same time' });
   }
 
   /**

@@ -22,7 +22,7 @@ import { deleteDepositClaims, deleteEscrowClaims, findDepositClaimSecrets, inser
 import { claimSecretContext } from '../custody/sealed-values.ts';
 import { Errors } from '../errors/codes.ts';
 import { holdWebhookEvent } from '../webhooks/events.ts';
-import { releaseCardClaims, takeCardClaims } from '../cards/claims/commands.ts';
+import { holdCardClaims } from '../cards/claims/commands.ts';
 import { cardClaimOf } from '../cards/transfer/commands.ts';
 
 /** The escrow contract a card contract lets move its cards (fixed when the card contract was deployed). */
@@ -103,11 +103,12 @@ export async function depositCards(
   // Per card: a card another operation holds (cards/claims) is not deposited and counts in
   // fail_count, as one the partner does not hold; 4209 only when no card asked for could be claimed.
   const asked = input.cardIds.map((cardId) => cardClaimOf(contract, cardId));
-  const claimed = await takeCardClaims(deps, asked, depositKey);
+  const hold = await holdCardClaims(deps, asked, depositKey);
+  const claimed = hold.cards;
   try {
     return await depositClaimedCards(deps, partner, { ...input, contract, escrow, depositKey, claimedIds: claimed.map((card) => Number(card.cardId)) });
   } finally {
-    await releaseCardClaims(deps, claimed, depositKey);
+    await hold.release();
   }
 }
 
@@ -263,11 +264,12 @@ export async function cancelEscrow(
   const earlier = await submittedOperation(deps, input.callKey, outboxKey);
   if (earlier) return cancelAnswer(deps, { contract, escrow, cardIds: input.cardIds, transaction: earlier });
   const asked = input.cardIds.map((cardId) => cardClaimOf(contract, cardId));
-  const claimed = await takeCardClaims(deps, asked, outboxKey);
+  const hold = await holdCardClaims(deps, asked, outboxKey);
+  const claimed = hold.cards;
   try {
     return await cancelClaimedCards(deps, partner, { ...input, contract, escrow, outboxKey, claimedIds: claimed.map((card) => Number(card.cardId)) });
   } finally {
-    await releaseCardClaims(deps, claimed, outboxKey);
+    await hold.release();
   }
 }
 

@@ -177,7 +177,8 @@ async function sessionOfToken(deps: { store: Store }, token: string): Promise<Se
 }
 
 export async function signOut(deps: { store: Store }, sessionId: string): Promise<void> {
-  await revokeSession(deps.store.db, sessionId, epochSeconds());
+  // Of sign-outs racing on one session one ends it; the others find it ended, as a later call would (402).
+  if (!(await revokeSession(deps.store.db, sessionId, epochSeconds()))) throw new AppError(Errors.InvalidSession);
 }
 
 /** The member's sessions that are neither expired nor revoked, newest first. */
@@ -196,7 +197,8 @@ export async function listSessions(deps: { store: Store }, session: Session): Pr
 export async function signOutSession(deps: { store: Store }, session: Session, sessionId: string): Promise<void> {
   const live = await listLiveSessions(deps.store.db, session.member.id, epochSeconds());
   if (!live.some((row) => row.id === sessionId)) throw new AppError(Errors.NotFound, { detail: 'no such session' });
-  await revokeSession(deps.store.db, sessionId, epochSeconds());
+  // Guarded: of calls racing to end one session, one ends it and the others find it gone (404).
+  if (!(await revokeSession(deps.store.db, sessionId, epochSeconds()))) throw new AppError(Errors.NotFound, { detail: 'no such session' });
 }
 
 /** Signs the member out everywhere, this session included; how many sessions ended. */

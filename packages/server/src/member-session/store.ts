@@ -22,8 +22,10 @@ export async function findSessionByTokenHash(
     .executeTakeFirst();
 }
 
-export async function revokeSession(db: Db, sessionId: string, now: number): Promise<void> {
-  await db.updateTable('wallet_sessions').set({ revoked_at: now }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
+/** Ends a live session; true when this call ended it. */
+export async function revokeSession(db: Db, sessionId: string, now: number): Promise<boolean> {
+  const result = await db.updateTable('wallet_sessions').set({ revoked_at: now }).where('id', '=', sessionId).where('revoked_at', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** A member's sessions that are neither revoked nor expired at `now`, newest first. */

@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import type { App } from '../app.ts';
 import { openTestApp, type TestApp } from '../testing/test-services.ts';
 import { committedOpenApiDocument, producedOpenApiDocument } from '../testing/openapi-document.ts';
+// @ts-expect-error: a plain .mjs script, no declarations
+import { GENERATED_PATH as APP_GENERATED_PATH, generatedAppTypes } from '../../../wallet-app/scripts/generate-types.mjs';
 import { IDEMPOTENCY_HEADER, IDEMPOTENT_ROUTES } from '../partner-api/idempotency/hook.ts';
 
 let opened: TestApp;
@@ -21,6 +24,11 @@ after(async () => {
 test('docs/openapi.json is the document the code produces (npm run openapi writes it)', async () => {
   const produced = await producedOpenApiDocument();
   assert.ok(committedOpenApiDocument() === produced, 'docs/openapi.json differs from the routes\' schemas: run npm run openapi and commit it');
+});
+
+test('the wallet app\'s generated wire types are what docs/openapi.json generates (npm run openapi writes both)', async () => {
+  const generated = await generatedAppTypes(committedOpenApiDocument());
+  assert.ok(readFileSync(APP_GENERATED_PATH, 'utf8') === generated, 'packages/wallet-app/src/generated/openapi.ts is stale: run npm run openapi');
 });
 
 test('the document lints with no errors (Redocly, recommended rules)', async () => {

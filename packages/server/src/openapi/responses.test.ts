@@ -227,6 +227,7 @@ test('every operation answers as the document says, for a recorded set of reques
   await call('POST', '/v2/wallet-app/sessions', { payload: { email: member.user.email, password: 'e'.repeat(64) } });
   await call('GET', '/v2/wallet-app/me', { headers: bearer });
   await call('GET', '/v2/wallet-app/me');
+  await call('GET', '/v2/wallet-app/phone-countries');
   await call('GET', '/v2/wallet-app/a2a/requests/{request_key}', { url: `/v2/wallet-app/a2a/requests/${key}`, headers: bearer });
   await call('POST', '/v2/wallet-app/a2a/requests/{request_key}/open', { url: `/v2/wallet-app/a2a/requests/${key}/open`, headers: bearer });
   const approved = await call('POST', '/v2/wallet-app/a2a/requests/{request_key}/approve', { url: `/v2/wallet-app/a2a/requests/${key}/approve`, headers: bearer, payload: { pin: member.pinHash } });

@@ -100,7 +100,19 @@ export async function estimateGas(chain: ChainContext, from: Address, to: Addres
     }
     throw error;
   }
-  return gasLimitOf(estimate);
+  return gasLimitOf(await plainTransferEstimate(chain, to, data, estimate));
+}
+
+/**
+ * A node's estimate, except for a plain coin transfer: no data, to an account without code, which
+ * costs 21,000 gas exactly. Hardhat's node answers 21,001 for one (its search for the lowest gas
+ * that succeeds stops one above); gasLimitOf would take that for a call that runs code and add
+ * 40,000. The recipient's code is read only for such an estimate.
+ */
+export async function plainTransferEstimate(chain: ChainContext, to: Address | null, data: Hex | undefined, estimate: bigint): Promise<bigint> {
+  if (estimate <= PLAIN_TRANSFER_GAS || to === null || (data !== undefined && data !== '0x')) return estimate;
+  const code = await chain.client.getCode({ address: to });
+  return code === undefined || code === '0x' ? PLAIN_TRANSFER_GAS : estimate;
 }
 
 /**

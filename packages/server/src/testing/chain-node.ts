@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { anvilBinaryPath, freePort, nodeIdentity, waitForRpc } from '../chain/managed-node.ts';
 
 /** A throwaway anvil for one test or benchmark: in memory, loopback only, mining each transaction at once. */
@@ -48,7 +51,9 @@ export async function startTestChain(options: TestChainOptions = {}): Promise<Te
 async function spawnChain(chainId: number, port: number): Promise<TestChain> {
   installExitHook();
   const rpcUrl = `http://127.0.0.1:${port}`;
-  const identity = nodeIdentity();
+  // A private (0700) folder for the node's identity file, removed with the node.
+  const identityDirectory = mkdtempSync(join(tmpdir(), 'wallet-test-chain-'));
+  const identity = nodeIdentity(join(identityDirectory, 'node-identity.json'));
   const child = spawn(
     anvilBinaryPath(),
     ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId), '--silent', ...identity.args],
@@ -60,6 +65,7 @@ async function spawnChain(chainId: number, port: number): Promise<TestChain> {
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  void exited.then(() => rmSync(identityDirectory, { recursive: true, force: true }));
   void exited.then(() => running.delete(child));
 
   const stop = async (): Promise<void> => {
@@ -75,7 +81,7 @@ async function spawnChain(chainId: number, port: number): Promise<TestChain> {
   });
   exitedEarly.catch(() => {});
   try {
-    await Promise.race([waitForRpc(rpcUrl, chainId, 20_000, identity.account), exitedEarly]);
+    await Promise.race([waitForRpc(rpcUrl, chainId, 20_000, identity), exitedEarly]);
   } catch (error) {
     await stop();
     throw error;

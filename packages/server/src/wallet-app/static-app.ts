@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { Tags } from '../http/route-docs.ts';
 import { binaryBody, ErrorBody } from '../http/schema.ts';
@@ -76,3 +77,26 @@ export const walletAppStaticRoutes: FastifyPluginAsync<{ distDir?: string }> = a
     );
   }
 };
+
+/**
+ * Any other page a browser opens gets the app with 404, so the member reads the app's own "page
+ * not found" with the way back to the wallet; API paths and other clients keep the JSON 404. Run
+ * from the app's not-found handler (a catch-all route would also catch the paths the router
+ * refuses with 400, such as an over-long path parameter). Whether it answered.
+ */
+export async function sendAppNotFoundPage(request: FastifyRequest, reply: FastifyReply, distDir = WALLET_APP_DIST): Promise<boolean> {
+  if ((request.method !== 'GET' && request.method !== 'HEAD') || !opensAppPage(request.url, request.headers.accept)) return false;
+  let page: Buffer;
+  try {
+    page = await readFile(join(distDir, 'index.html'));
+  } catch {
+    return false; // not built: the JSON 404
+  }
+  await reply.status(404).headers(WALLET_APP_HEADERS).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page);
+  return true;
+}
+
+/** A browser's navigation (it asks for HTML) to a path outside the APIs and the app's own files. */
+export function opensAppPage(url: string, accept: string | undefined): boolean {
+  return /\btext\/html\b/.test(accept ?? '') && !/^\/(v2|assets|examples|openapi|health|metrics)(\/|\.|$|\?)/.test(url);
+}

@@ -10,7 +10,8 @@ import { openTestApp, type TestApp, type TestServices } from '../testing/test-se
 import { decodeFunctionData, encodeFunctionData } from 'viem';
 import { cardNftAbi } from '@wallet-service/contracts';
 import { BAPP, deployFromOperator, fixtureContracts, mintCards, openAs, prepareKey, result, signedInMember, walletApp } from '../a2a/testing/support.ts';
-import { WALLET_APP_DIST, WALLET_APP_HEADERS, walletAppStaticRoutes } from './static-app.ts';
+import { opensAppPage, WALLET_APP_DIST, WALLET_APP_HEADERS, walletAppStaticRoutes } from './static-app.ts';
+import { errorCodes } from '../errors/codes.ts';
 
 /** The wallet-app API: sessions, and what the member sees before approving. */
 describe('wallet-app API', () => {
@@ -199,6 +200,22 @@ describe('the wallet app is served as static files', () => {
     assert.equal((await app.inject({ method: 'GET', url: '/wallet-app.js' })).statusCode, 404, 'the old page script is gone');
   });
 
+  test("a browser opening any other page gets the app's own 404 page; API paths and other clients the JSON 404", async () => {
+    const { app } = testApp;
+    const html = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+    const page = await app.inject({ method: 'GET', url: '/nope/deeper?x=1', headers: { accept: html } });
+    assert.equal(page.statusCode, 404);
+    assert.match(String(page.headers['content-type']), /^text\/html/);
+    assert.equal(page.headers['content-security-policy'], WALLET_APP_HEADERS['content-security-policy']);
+    assert.equal(page.body, readFileSync(join(WALLET_APP_DIST, 'index.html'), 'utf8'));
+    for (const [url, accept] of [['/nope', 'application/json'], ['/nope', '*/*'], ['/v2/nope', html], ['/v2/wallet-app/sessions/current', html], ['/assets/none.js', html], ['/health/nope', html]] as const) {
+      const answer = await app.inject({ method: 'GET', url, headers: { accept } });
+      assert.deepEqual([answer.statusCode, answer.json()], [404, { code: 404, err: 'not Found' }], `${url} ${accept}`);
+    }
+    assert.equal(opensAppPage('/v2', html), false);
+    assert.equal(opensAppPage('/v2x', html), true, 'only the API prefix itself is left out');
+  });
+
   test('without a build, the app paths answer 503 saying how to build it', async () => {
     const bare = Fastify();
     await bare.register(walletAppStaticRoutes, { distDir: join(WALLET_APP_DIST, 'no-such-build') });
@@ -207,4 +224,14 @@ describe('the wallet app is served as static files', () => {
     assert.match(answer.json().message, /npm install/);
     await bare.close();
   });
+});
+
+test("the app's error words cover exactly the registry's codes (packages/wallet-app/src/messages.ts)", async () => {
+  // Loaded at run time: the app's modules are typed for the browser, not for this package.
+  const messages = new URL('../../../wallet-app/src/messages.ts', import.meta.url).href;
+  const { ERROR_MESSAGES, describeCode } = (await import(messages)) as { ERROR_MESSAGES: Record<number, string>; describeCode(code: number, detail?: string, status?: number): string };
+  assert.deepEqual(Object.keys(ERROR_MESSAGES).map(Number).sort((a, b) => a - b), Object.keys(errorCodes).map(Number).sort((a, b) => a - b));
+  for (const [code, words] of Object.entries(ERROR_MESSAGES)) assert.doesNotMatch(words, /^Error \d|bad request|internal server error/i, code);
+  assert.match(describeCode(400, 'phone is not a valid phone number in KR'), /not valid for the country chosen/);
+  assert.doesNotMatch(describeCode(9999, undefined, 502), /Error|9999/, 'a proxy answer is told in words');
 });

@@ -9,7 +9,7 @@ import { isAllowedAddress } from '../outbound/guarded-fetch.ts';
 import { newWebhookSecret } from './signing.ts';
 import { newMessageRow, TEST_EVENT, WEBHOOK_EVENTS, webhookPayload } from './events.ts';
 import type { KeyVault } from '../custody/key-vault.ts';
-import { deleteEndpoint, findEndpoint, findMessage, insertEndpoint, insertMessages, listDeliveries, listEndpoints, requeueMessage, setEndpointSecrets } from './store.ts';
+import { deleteEndpoint, findEndpoint, findMessage, insertEndpointWithinLimit, insertMessages, listDeliveries, listEndpoints, requeueMessage, setEndpointSecrets } from './store.ts';
 import { previousSecretExpiresAt, sealedSecretColumns, signingSecrets } from './secrets.ts';
 
 /** Endpoints a partner may register. */
@@ -59,13 +59,13 @@ export async function createWebhookEndpoint(
     created_at_ms: Date.now(),
     deleted_at_ms: null,
   };
-  await insertEndpoint(deps.store.db, row);
+  if (!(await insertEndpointWithinLimit(deps.store, row, MAX_ENDPOINTS))) throw new AppError(Errors.BadRequest, { detail: `at most ${MAX_ENDPOINTS} webhook endpoints` });
   return { ...endpointOf(row), secret };
 }
 
 export async function deleteWebhookEndpoint(deps: { store: Store }, partnerId: string, endpointId: string): Promise<void> {
   await ownEndpoint(deps, partnerId, endpointId);
-  await deleteEndpoint(deps.store.db, endpointId, Date.now());
+  if (!(await deleteEndpoint(deps.store.db, endpointId, Date.now()))) throw new AppError(Errors.NotFound, { detail: `no webhook endpoint ${endpointId}` });
 }
 
 /**

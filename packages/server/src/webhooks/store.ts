@@ -1,9 +1,19 @@
 import { sql } from 'kysely';
-import type { Db, DbTransaction } from '../store/database.ts';
+import type { Db, DbTransaction, Store } from '../store/database.ts';
 import type { WebhookAttemptRow, WebhookEndpointRow, WebhookMessageRow } from '../store/schema.ts';
 
-export async function insertEndpoint(db: Db, row: WebhookEndpointRow): Promise<void> {
-  await db.insertInto('webhook_endpoints').values(row).execute();
+/**
+ * Inserts the endpoint unless its partner already has `max` live ones; true when inserted. The count
+ * and the insert are one transaction after the partner's row is locked (PostgreSQL; SQLite has one
+ * writer), so concurrent creates of one partner, on any instance, never pass the limit together.
+ */
+export async function insertEndpointWithinLimit(store: Store, row: WebhookEndpointRow, max: number): Promise<boolean> {
+  return store.db.transaction().execute(async (trx) => {
+    if (store.dialect === 'postgres') await trx.selectFrom('partners').select('id').where('id', '=', row.partner_id).forUpdate().execute();
+    if ((await listEndpoints(trx, row.partner_id)).length >= max) return false;
+    await trx.insertInto('webhook_endpoints').values(row).execute();
+    return true;
+  });
 }
 
 /** A partner's endpoints that are not deleted, oldest first. */
@@ -25,10 +35,13 @@ export async function setEndpointSecrets(db: Db, endpointId: string, secrets: Pi
 }
 
 /** Deletes an endpoint (kept for its log) and gives up its pending messages, in one transaction. */
-export async function deleteEndpoint(db: Db, endpointId: string, atMs: number): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await trx.updateTable('webhook_endpoints').set({ deleted_at_ms: atMs }).where('id', '=', endpointId).execute();
+/** Deletes a live endpoint and fails its undelivered messages; false when it was deleted already (by a call racing this one). */
+export async function deleteEndpoint(db: Db, endpointId: string, atMs: number): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const deleted = await trx.updateTable('webhook_endpoints').set({ deleted_at_ms: atMs }).where('id', '=', endpointId).where('deleted_at_ms', 'is', null).executeTakeFirst();
+    if (Number(deleted.numUpdatedRows) !== 1) return false;
     await trx.updateTable('webhook_messages').set({ status: 'failed' }).where('endpoint_id', '=', endpointId).where('status', 'in', ['pending', 'held']).execute();
+    return true;
   });
 }
 

@@ -2,10 +2,10 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { formatUnits } from 'viem';
 import { api } from '../api.ts';
-import type { CardMetadata, RequestType, RequestView } from '../api-types.ts';
+import type { CardMetadata, RequestType, RequestView } from '../wire.ts';
 import { address, coins, dateTime } from '../format.ts';
 import { Details, Mono } from './screen.tsx';
-import { Block, CallArguments, decodeCall, TypedDomain, TypedFields } from './values.tsx';
+import { Block, CallArguments, decodeCall, TypedDomain, TypedFields, type TypedData } from './values.tsx';
 
 /** What the BApp asks for, in a few words after "<BApp> asks you to". */
 export const ASKS_TO: Record<RequestType, string> = {
@@ -147,7 +147,7 @@ export function RequestDetails(props: { view: RequestView; member: string }) {
       );
     }
     case 'sign_typedData_v4': {
-      const data = view.typed_data!;
+      const data = view.typed_data as TypedData;
       return (
         <Details
           label="Request details"

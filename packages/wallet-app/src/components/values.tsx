@@ -1,9 +1,16 @@
 import type { ComponentChildren, JSX } from 'preact';
 import { decodeFunctionData, toFunctionSelector, type Abi, type AbiFunction, type AbiParameter, type Hex } from 'viem';
-import type { TypedData } from '../api-types.ts';
 import { address } from '../format.ts';
 import { Mono } from './screen.tsx';
 import { KNOWN_FUNCTIONS } from './known-selectors.ts';
+
+/** EIP-712 typed data, as a request's `typed_data` carries it (the service's schema leaves it open). */
+export interface TypedData {
+  types: Record<string, Array<{ name: string; type: string }>>;
+  primaryType: string;
+  domain: Record<string, unknown>;
+  message: Record<string, unknown>;
+}
 
 /** A decoded contract call: the function and each argument with its ABI parameter. */
 export interface DecodedCall {

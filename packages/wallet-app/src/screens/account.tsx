@@ -1,8 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
-import { accountApi, type PinState, type SessionView } from '../account-api.ts';
+import { accountApi } from '../account-api.ts';
+import type { PinState, SessionView } from '../wire.ts';
 import { PinField } from '../components/fields.tsx';
 import { Loading, Screen } from '../components/screen.tsx';
 import { describeError, fieldOfError, PIN_LOCKED } from '../messages.ts';
+import { formProblem } from '../components/validation.ts';
+import { browserAndSystem } from '../format.ts';
 
 /** The member's PIN (its lock, and changing it) and sessions (signing out one, or everywhere). */
 export function Account(props: { onSignedOut: () => void }) {
@@ -32,7 +35,8 @@ function PinSection() {
     setError('');
     setNewPinError('');
     setDone('');
-    if (!/^\d{6}$/.test(newPin!)) return setError('The new PIN is 6 digits.');
+    const problem = formProblem(formElement);
+    if (problem) return setError(problem);
     if (newPin !== again) return setError('The two new PINs are not the same.');
     setBusy(true);
     try {
@@ -68,7 +72,7 @@ function PinSection() {
         </p>
       )}
       {state && !state.locked && (
-        <form id="change-pin" class="stack" onSubmit={submit} aria-describedby={error ? 'change-pin-error' : undefined}>
+        <form id="change-pin" class="stack" noValidate onSubmit={submit} aria-describedby={error ? 'change-pin-error' : undefined}>
           <PinField id="old-pin" label="Current PIN" />
           <PinField id="new-pin" label="New PIN (6 digits)" error={newPinError} />
           <PinField id="new-pin-again" label="New PIN again" />
@@ -128,7 +132,7 @@ function SessionsSection(props: { onSignedOut: () => void }) {
           {sessions.map((session) => (
             <li key={session.id} class="session">
               <span>
-                {session.user_agent ?? 'Unknown browser'}
+                <span title={session.user_agent ?? undefined}>{browserAndSystem(session.user_agent)}</span>
                 {session.current && <strong> (this browser)</strong>}
               </span>
               <span class="muted">signed in {new Date(session.created_at * 1000).toLocaleString()}</span>

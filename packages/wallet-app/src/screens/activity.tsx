@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.ts';
-import type { Activity as ActivityAnswer } from '../api-types.ts';
+import type { Activity as ActivityAnswer } from '../wire.ts';
 import { Loading, Mono, Screen } from '../components/screen.tsx';
 import { address, dateTime } from '../format.ts';
-import { describeError } from '../messages.ts';
+import { describeCode, describeError } from '../messages.ts';
 
 const REQUEST_STATE: Record<string, string> = {
   prepared: 'not opened',
@@ -76,7 +76,7 @@ export function Activity() {
                     <span>{request.summary}</span>
                     <span class="muted small">
                       {dateTime(request.created_at)}
-                      {request.error ? ` · error ${request.error.code}: ${request.error.message}` : ''}
+                      {request.error ? ` · ${describeCode(request.error.code)}` : ''}
                     </span>
                   </li>
                 ))}

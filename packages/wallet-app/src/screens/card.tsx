@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from '../api.ts';
-import type { Attribute, HeldCard, SecureFile } from '../api-types.ts';
+import type { Attribute, HeldCard, SecureFile } from '../wire.ts';
 import { Code128, QrCode } from '../components/codes.tsx';
 import { Details, Loading, Mono, Screen } from '../components/screen.tsx';
 import { safeLink } from '../format.ts';
@@ -52,6 +52,9 @@ export function CardPage(props: { nftId: number; cardId: number }) {
   const external = safeLink(m.external_link ?? m.external_url);
   return (
     <Screen title={m.name}>
+      <p class="bapp" id="card-bapp">
+        A card of <strong>{card.bapp_name}</strong>
+      </p>
       {/* Set through the CSSOM (Preact's style object), which the strict style-src allows. */}
       <figure class={`card-face layout-${m.layout ?? 'general'}`} style={background ? { backgroundColor: background } : undefined}>
         {m.animation_url ? (
@@ -118,13 +121,15 @@ export function CardPage(props: { nftId: number; cardId: number }) {
   );
 }
 
-function Attributes(props: { items: Attribute[] }) {
+/** Attributes; a status_url's answer may hold anything, so only trait and value pairs are shown. */
+function Attributes(props: { items: Attribute[] | unknown[] }) {
+  const pairs = (props.items as unknown[]).filter((item): item is Attribute => typeof item === 'object' && item !== null && 'trait_type' in item && 'value' in item);
   return (
     <dl class="tree">
-      {props.items.map((item, index) => (
+      {pairs.map((item, index) => (
         <div key={index}>
-          <dt>{item.trait_type}</dt>
-          <dd>{item.value}</dd>
+          <dt>{String(item.trait_type)}</dt>
+          <dd>{String(item.value)}</dd>
         </div>
       ))}
     </dl>

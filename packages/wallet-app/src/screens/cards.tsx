@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.ts';
-import type { MemberBapp, MemberCard } from '../api-types.ts';
+import type { MemberBapp, MemberCard } from '../wire.ts';
 import { Loading, Screen } from '../components/screen.tsx';
 import { navigate } from '../router.ts';
 import { describeError } from '../messages.ts';

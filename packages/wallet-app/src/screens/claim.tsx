@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.ts';
-import type { CardMetadata, ClaimView } from '../api-types.ts';
+import type { CardMetadata, Claimed, ClaimView } from '../wire.ts';
 import { Details, Loading, Mono, Screen } from '../components/screen.tsx';
+import { AppLink } from '../components/fields.tsx';
 import { address } from '../format.ts';
 import { describeError } from '../messages.ts';
 
@@ -13,7 +14,7 @@ const STATUS: Record<ClaimView['status'], string> = {
 
 /** An escrow claim link (`/claim/<id>#<secret>`): the card, and a button that makes it the member's. */
 export function Claim(props: { claimId: string; secret: string | null }) {
-  const [claim, setClaim] = useState<(ClaimView & { tx_hash?: string }) | null>(null);
+  const [claim, setClaim] = useState<ClaimView | Claimed | null>(null);
   const [picture, setPicture] = useState<CardMetadata | null>(null);
   const [error, setError] = useState('');
   const [done, setDone] = useState(false);
@@ -84,7 +85,7 @@ export function Claim(props: { claimId: string; secret: string | null }) {
         rows={[
           ['Status', <span id="claim-status">{STATUS[claim.status]}</span>],
           ['Claimed to', claim.claimed_to ? <Mono>{address(claim.claimed_to)}</Mono> : null],
-          ['Transaction', claim.tx_hash ? <Mono>{claim.tx_hash}</Mono> : null],
+          ['Transaction', 'tx_hash' in claim ? <Mono>{claim.tx_hash}</Mono> : null],
           ['Card', `#${claim.card_id}`],
           ['Card contract', <Mono>{address(claim.contract_address)}</Mono>],
           ['Chain', claim.chain],
@@ -96,9 +97,16 @@ export function Claim(props: { claimId: string; secret: string | null }) {
         </p>
       )}
       {done && (
-        <p class="ok" role="status">
-          The card is yours: it is in your wallet now.
-        </p>
+        <>
+          <p class="ok" role="status">
+            The card is yours: it is in your wallet now.
+          </p>
+          <p>
+            <AppLink class="button primary" id="claimed-card" href={`/cards/${claim.nft_id}/${claim.card_id}`}>
+              Open {name}
+            </AppLink>
+          </p>
+        </>
       )}
       {claim.status === 'in_escrow' && (
         <button id="claim-button" class="primary" type="button" onClick={claimIt} disabled={busy}>

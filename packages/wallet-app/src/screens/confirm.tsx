@@ -2,11 +2,12 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { accountApi } from '../account-api.ts';
 import { api, ApiError } from '../api.ts';
-import type { Member, RequestOutcome, RequestView } from '../api-types.ts';
+import type { Member, RequestOutcome, RequestView } from '../wire.ts';
 import { ASKS_TO, RequestDetails } from '../components/request-details.tsx';
 import { Details, Loading, Mono, Screen } from '../components/screen.tsx';
 import { address, safeLink, sameAddress } from '../format.ts';
-import { describeError, PIN_LOCKED } from '../messages.ts';
+import { describeCode, describeError, PIN_LOCKED } from '../messages.ts';
+import { formProblem } from '../components/validation.ts';
 
 type State =
   | { phase: 'loading' }
@@ -173,8 +174,11 @@ function OpenRequest(props: {
         <form
           id="decision"
           class="stack"
+          noValidate
           onSubmit={(event) => {
             event.preventDefault();
+            const problem = formProblem(event.currentTarget);
+            if (problem) return setError(problem);
             void decide('approve');
           }}
         >
@@ -187,8 +191,9 @@ function OpenRequest(props: {
             autocomplete="off"
             pattern="[0-9]{6}"
             maxLength={6}
-            title="Your 6-digit PIN"
             required
+            data-missing="Enter your 6-digit PIN."
+            data-invalid="The PIN is 6 digits."
             aria-describedby={error ? 'decision-error' : undefined}
           />
           {error && (
@@ -236,7 +241,7 @@ function Decided(props: { view: RequestView; outcome: RequestOutcome }) {
     .filter(([key]) => result[key] !== undefined)
     .map(([key, label]): [string, ComponentChildren] => [
       label,
-      key === 'status' ? (TRANSACTION_STATUS[result[key]!] ?? result[key]) : <Mono>{result[key]}</Mono>,
+      key === 'status' ? (TRANSACTION_STATUS[String(result[key])] ?? String(result[key])) : <Mono>{String(result[key])}</Mono>,
     ]);
   return (
     <Screen title={title}>
@@ -245,7 +250,7 @@ function Decided(props: { view: RequestView; outcome: RequestOutcome }) {
           ? `Done: ${props.view.bapp.name} can now read the result.`
           : outcome.status === 'canceled'
             ? `Nothing was signed or sent. ${props.view.bapp.name} is told you canceled.`
-            : `It was refused: ${outcome.error?.message ?? outcome.error?.err ?? 'unknown error'} (error ${outcome.error?.code}).`}
+            : `It was not carried out. ${outcome.error ? describeCode(outcome.error.code, outcome.error.message === outcome.error.err ? undefined : outcome.error.message) : ''}`}
       </p>
       {rows.length > 0 && <Details label="Result" rows={rows} />}
       <ReturnLink view={props.view} success={outcome.status === 'completed'} />

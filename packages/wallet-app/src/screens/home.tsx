@@ -1,12 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
-import { accountApi, type ChainAccount, type HomeView } from '../account-api.ts';
-import type { Member } from '../api-types.ts';
+import { accountApi } from '../account-api.ts';
+import type { ChainAccount, HomeView, Member } from '../wire.ts';
 import { CopyAddress } from '../components/copy-address.tsx';
 import { PinField } from '../components/fields.tsx';
 import { QrSvg } from '../components/codes.tsx';
 import { Loading, Screen } from '../components/screen.tsx';
 import { address } from '../format.ts';
 import { describeError } from '../messages.ts';
+import { formProblem } from '../components/validation.ts';
 
 const CHAIN_LABELS: Record<string, string> = { main: 'Main chain', ethereum: 'Ethereum', polygon: 'Polygon' };
 const chainLabel = (chain: string) => CHAIN_LABELS[chain] ?? chain;
@@ -107,6 +108,8 @@ function OtherChains(props: { home: HomeView; onShown: (home: HomeView) => void 
 
   async function show(event: SubmitEvent) {
     event.preventDefault();
+    const problem = formProblem(event.currentTarget as HTMLFormElement);
+    if (problem) return setError(problem);
     const pin = String(new FormData(event.currentTarget as HTMLFormElement).get('pin'));
     setBusy(true);
     setError('');
@@ -136,7 +139,7 @@ function OtherChains(props: { home: HomeView; onShown: (home: HomeView) => void 
           </div>
         ))
       ) : (
-        <form id="other-chains" class="stack" onSubmit={show} aria-describedby={error ? 'other-chains-error' : undefined}>
+        <form id="other-chains" class="stack" noValidate onSubmit={show} aria-describedby={error ? 'other-chains-error' : undefined}>
           <p class="muted">Your wallet has addresses on these chains too, from the same recovery phrase. Enter your PIN once to show them.</p>
           <PinField id="other-pin" name="pin" label="PIN" />
           {error && (

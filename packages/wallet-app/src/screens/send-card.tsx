@@ -1,7 +1,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../api.ts';
-import type { HeldCard } from '../api-types.ts';
+import type { HeldCard } from '../wire.ts';
+import { PhoneField } from '../components/fields.tsx';
 import { Details, Loading, Mono, Screen } from '../components/screen.tsx';
+import { formProblem } from '../components/validation.ts';
 import { address } from '../format.ts';
 import { describeError } from '../messages.ts';
 import { navigate } from '../router.ts';
@@ -49,6 +51,7 @@ export function SendCard(props: { nftId: number; cardId: number }) {
         <p class="lead" role="status">
           {m.name} is now in the wallet <Mono>{address(sent.to_address)}</Mono>.
         </p>
+        {kind === 'person' && <p>If they are not a member yet, it waits for them there: it becomes theirs when they sign up with that name and phone number.</p>}
         <Details label="Transfer" rows={[['Transaction', <Mono>{sent.hash}</Mono>]]} />
         <p>
           <a
@@ -68,11 +71,21 @@ export function SendCard(props: { nftId: number; cardId: number }) {
 
   async function submit(event: Event) {
     event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const formElement = event.currentTarget as HTMLFormElement;
+    const problem = formProblem(formElement);
+    if (problem) return setError(problem);
+    const form = new FormData(formElement);
+    const country = form.get('to_phone_country');
     const to =
       kind === 'address'
         ? { to_address: String(form.get('to_address')).trim() }
-        : { to_person: { name: String(form.get('to_name')).trim(), phone: String(form.get('to_phone')).trim() } };
+        : {
+            to_person: {
+              name: String(form.get('to_name')).trim(),
+              phone: String(form.get('to_phone')).trim(),
+              ...(typeof country === 'string' && country ? { phone_country: country } : {}),
+            },
+          };
     setBusy(true);
     setError('');
     try {
@@ -100,7 +113,7 @@ export function SendCard(props: { nftId: number; cardId: number }) {
           {unavailable} It stays in your wallet.
         </p>
       ) : (
-        <form class="stack" id="send-form" onSubmit={submit} aria-describedby={error ? 'send-error' : undefined}>
+        <form class="stack" id="send-form" noValidate onSubmit={submit} aria-describedby={error ? 'send-error' : undefined}>
           <fieldset class="stack">
             <legend>Send to</legend>
             <label class="choice">
@@ -111,22 +124,42 @@ export function SendCard(props: { nftId: number; cardId: number }) {
               number
             </label>
           </fieldset>
+          {/* Keyed: the two forms' inputs are different elements, so none carries the other's pattern or value. */}
           {kind === 'address' ? (
-            <>
+            <div class="stack" key="address">
               <label for="to_address">Wallet address</label>
-              <input id="to_address" name="to_address" required pattern="0x[0-9a-fA-F]{40}" title="0x and 40 hexadecimal characters" autocomplete="off" spellcheck={false} />
-            </>
+              <input
+                id="to_address"
+                name="to_address"
+                required
+                pattern="0x[0-9a-fA-F]{40}"
+                autocomplete="off"
+                spellcheck={false}
+                data-missing="Enter the wallet address to send the card to."
+                data-invalid="A wallet address is 0x and 40 characters 0-9 and a-f."
+              />
+            </div>
           ) : (
-            <>
+            <div class="stack" key="person">
               <label for="to_name">Legal name</label>
-              <input id="to_name" name="to_name" required maxLength={100} autocomplete="off" />
-              <label for="to_phone">Phone number</label>
-              <input id="to_phone" name="to_phone" type="tel" required autocomplete="off" />
+              <input id="to_name" name="to_name" required maxLength={100} autocomplete="off" data-missing="Enter the person's legal name." />
+              <PhoneField id="to_phone" name="to_phone" label="Phone number" />
               <p class="muted small">If they are not a member yet, the card waits for them in a wallet kept under this name and number.</p>
-            </>
+            </div>
           )}
           <label for="pin">PIN (6 digits)</label>
-          <input id="pin" ref={pin} type="password" inputMode="numeric" autocomplete="off" pattern="[0-9]{6}" maxLength={6} title="Your 6-digit PIN" required />
+          <input
+            id="pin"
+            ref={pin}
+            type="password"
+            inputMode="numeric"
+            autocomplete="off"
+            pattern="[0-9]{6}"
+            maxLength={6}
+            required
+            data-missing="Enter your 6-digit PIN."
+            data-invalid="The PIN is 6 digits."
+          />
           {error && (
             <p id="send-error" class="error" role="alert">
               {error}

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { accountApi } from '../account-api.ts';
-import type { Member } from '../api-types.ts';
-import { AppLink, FieldError, PinField } from '../components/fields.tsx';
+import type { Member } from '../wire.ts';
+import { AppLink, FieldError, PhoneField, PinField } from '../components/fields.tsx';
+import { formProblem } from '../components/validation.ts';
 import { Screen } from '../components/screen.tsx';
 import { describeError, fieldOfError } from '../messages.ts';
 import { navigate } from '../router.ts';
@@ -24,13 +25,15 @@ export function SignUp(props: { returnTo: string | null; onSignedIn: (member: Me
     const field = (name: string) => String(form.get(name) ?? '');
     setError('');
     setFieldError(null);
-    if (!/^\d{6}$/.test(field('pin'))) return fail('The PIN is 6 digits.', 'pin');
+    const problem = formProblem(event.currentTarget as HTMLFormElement);
+    if (problem) return setError(problem);
     if (field('pin') !== field('pin-again')) return fail('The two PINs are not the same.', 'pin-again');
     setBusy(true);
     try {
       const signedIn = await accountApi.signUp({
         name: field('name').trim(),
         phone: field('phone').trim(),
+        ...(field('phone_country') ? { phone_country: field('phone_country') } : {}),
         email: field('email').trim(),
         password: field('password'),
         birth: field('birth'),
@@ -58,13 +61,12 @@ export function SignUp(props: { returnTo: string | null; onSignedIn: (member: Me
   return (
     <Screen title="Create your wallet">
       <p class="lead">Use your legal name and your own phone number: cards sent to you by name and phone before you joined become yours.</p>
-      <form id="sign-up" class="stack" onSubmit={submit} aria-describedby={error ? 'sign-up-error' : undefined}>
+      <form id="sign-up" class="stack" noValidate onSubmit={submit} aria-describedby={error ? 'sign-up-error' : undefined}>
         <label for="name">Legal name</label>
-        <input id="name" name="name" autocomplete="name" maxLength={100} required />
-        <label for="phone">Phone number</label>
-        <input id="phone" name="phone" type="tel" autocomplete="tel" required />
+        <input id="name" name="name" autocomplete="name" maxLength={100} required data-missing="Enter your legal name." />
+        <PhoneField id="phone" name="phone" label="Phone number" autocomplete="tel" />
         <label for="email">E-mail</label>
-        <input id="email" name="email" type="email" autocomplete="email" required />
+        <input id="email" name="email" type="email" autocomplete="email" required data-missing="Enter your e-mail address." data-invalid="This is not an e-mail address: check it." />
         <label for="password">Password</label>
         <input
           id="password"
@@ -73,6 +75,8 @@ export function SignUp(props: { returnTo: string | null; onSignedIn: (member: Me
           autocomplete="new-password"
           minLength={8}
           required
+          data-missing="Choose a password."
+          data-invalid="The password is at least 8 characters."
           aria-invalid={fieldError?.field === 'password' ? true : undefined}
           aria-describedby={fieldError?.field === 'password' ? 'password-error' : 'password-rule'}
         />
@@ -84,7 +88,7 @@ export function SignUp(props: { returnTo: string | null; onSignedIn: (member: Me
           </p>
         )}
         <label for="birth">Birth date</label>
-        <input id="birth" name="birth" type="date" autocomplete="bday" required />
+        <input id="birth" name="birth" type="date" autocomplete="bday" required data-missing="Enter your birth date." data-invalid="The birth date is not a date: check it." />
         <PinField id="pin" label="PIN (6 digits, to approve payments and signatures)" error={fieldError?.field === 'pin' ? fieldError.message : undefined} />
         <PinField id="pin-again" label="PIN again" />
         {error && (

@@ -27,7 +27,7 @@ import { assertTokenBalance, erc721Abi } from '../chain/token-contracts.ts';
 import { Errors } from '../../errors/codes.ts';
 import { isNodeUnreachable } from '../../chain/node-errors.ts';
 import { findMemberById, findMemberWithEmail } from './store.ts';
-import { releaseCardClaims, takeCardClaims } from '../../cards/claims/commands.ts';
+import { holdCardClaims } from '../../cards/claims/commands.ts';
 
 /** Told when a request changed state in this process, so long-polls answer at once. */
 export interface RequestChangeListener {
@@ -99,14 +99,15 @@ export async function approveRequest(
   // A card goes one operation at a time (cards/claims): while another holds it nothing is signed
   // and the request stays open, to be approved again once that operation is final.
   const card = action.type === 'send_card' ? { chain: row.chain, contract: action.contract, cardId: action.card_id } : undefined;
-  if (card && (await takeCardClaims(deps, [card], row.request_key)).length === 0) {
+  const hold = card ? await holdCardClaims(deps, [card], row.request_key) : undefined;
+  if (hold && hold.cards.length === 0) {
     await releaseExecution(db, row.request_key, executionId, epochSeconds());
     throw new AppError(Errors.CardBusy, { detail: 'nothing was sent; approve again once the other operation is done' });
   }
   try {
     await executeClaimed(deps, { row, action, member, key, executionId }, listener);
   } finally {
-    if (card) await releaseCardClaims(deps, [card], row.request_key);
+    await hold?.release();
   }
   return finished(deps, row.request_key, listener);
 }

@@ -5,7 +5,7 @@ import type { PreparedCall } from '../requests/actions.ts';
 import { isInsufficientFunds, revertReasonOf } from './revert-reason.ts';
 import { Errors } from '../../errors/codes.ts';
 
-import { gasLimitOf } from '../../outbox/fees.ts';
+import { gasLimitOf, plainTransferEstimate } from '../../outbox/fees.ts';
 
 /** The outbox's gas limit for an estimate: estimated_gas is the gas limit that would be used. */
 export { gasLimitOf };
@@ -31,6 +31,7 @@ export async function simulateCall(
     if (reason !== undefined) throw new AppError(Errors.TransactionReverted, { detail: reason, cause: error });
     throw error;
   }
+  estimate = await plainTransferEstimate(chain, call.to, call.data, estimate);
   const balance = await chain.client.getBalance({ address: from });
   if (balance < value) throw new AppError(Errors.InsufficientFunds, { detail: `${from} holds ${balance} wei; the value is ${value} wei` });
   if (!options.feeDelegated) {

@@ -11,111 +11,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test, type TestContext } from 'node:test';
-import type { ChildProcess } from 'node:child_process';
 import { cardNftAbi } from '@wallet-service/contracts';
-import { parseEther, toHex, type Address } from 'viem';
+import type { Address } from 'viem';
 import { sha256Hex } from '../../custody/passwords.ts';
-import type { Services } from '../../services.ts';
 import { buildApprovedPartner, buildUser } from '../../testing/factories.ts';
-import { startTestChain, type TestChain } from '../../testing/chain-node.ts';
-import { startService, stopService } from '../../testing/service-process.ts';
-import { createSharedInstallation, type SharedInstallation } from '../../testing/shared-installation.ts';
-import { openTestApp, type TestApp } from '../../testing/test-services.ts';
+import { codeOf, fundAccount, openRaceTarget, RACERS, settledNonce as settledNonceOf, type RaceAnswer as Answer, type RaceTarget } from '../../testing/race-target.ts';
 import { buildAddresses, buildMintPayload } from '../testing/card-factories.ts';
 
-const RACERS = 10;
-const INSTANCES = 3;
 const onPostgres = process.env.WALLET_TEST_STORE === 'postgres' && Boolean(process.env.TEST_DATABASE_URL);
-
-interface Answer {
-  status: number;
-  text: string;
-  json: Record<string, any>;
-}
-
-/** Where the calls go: one in-process app (SQLite), or three service processes (PostgreSQL). */
-interface RaceTarget {
-  /** The service's parts in this process, on the same store and chain (setup and chain reads). */
-  services: Services;
-  call(index: number, method: 'GET' | 'POST' | 'DELETE', path: string, body?: object, headers?: Record<string, string>): Promise<Answer>;
-  close(): Promise<void>;
-}
-
-function parsed(text: string): Record<string, any> {
-  try {
-    return JSON.parse(text) as Record<string, any>;
-  } catch {
-    return {};
-  }
-}
-
-async function inProcessTarget(): Promise<RaceTarget> {
-  const t: TestApp = await openTestApp();
-  return {
-    services: t.services,
-    async call(_index, method, url, body, headers = {}) {
-      const response = await t.app.inject({ method, url, headers, ...(body ? { payload: body } : {}) });
-      return { status: response.statusCode, text: response.body, json: parsed(response.body) };
-    },
-    close: () => t.cleanup(),
-  };
-}
-
-async function multiInstanceTarget(): Promise<RaceTarget> {
-  const chain: TestChain = await startTestChain();
-  const children: ChildProcess[] = [];
-  let installation: SharedInstallation | undefined;
-  let services: Services | undefined;
-  const close = async () => {
-    await Promise.all(children.map((child) => stopService(child)));
-    await services?.close();
-    await installation?.remove();
-    await chain.stop();
-  };
-  try {
-    installation = await createSharedInstallation({
-      rpcUrl: chain.rpcUrl,
-      chainId: chain.chainId,
-      store: 'postgres',
-      configFile: { outbox: { pollIntervalMs: 100, rebroadcastAfterMs: 2_000 } },
-    });
-    services = await installation.open();
-    // Setup (the partner's contract) is sent from here; the instances start once it is done.
-    await services.outbox.start();
-    await fund(services, services.operator.address);
-    const baseUrls: string[] = [];
-    const target: RaceTarget = {
-      services,
-      async call(index, method, path, body, headers = {}) {
-        const response = await fetch(`${baseUrls[index % baseUrls.length]}${path}`, {
-          method,
-          headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
-          ...(body ? { body: JSON.stringify(body) } : {}),
-        });
-        const text = await response.text();
-        return { status: response.status, text, json: parsed(text) };
-      },
-      close,
-    };
-    (target as RaceTarget & { start(): Promise<void> }).start = async () => {
-      await services!.outbox.stop();
-      // One after the other, with a generous bound: the machine may be busy.
-      for (let index = 0; index < INSTANCES; index++) {
-        const { service, baseUrl } = await startService(installation!.env, { timeoutMs: 180_000 });
-        children.push(service);
-        baseUrls.push(baseUrl);
-      }
-    };
-    return target;
-  } catch (error) {
-    await close();
-    throw error;
-  }
-}
-
-async function fund(services: Services, address: string): Promise<void> {
-  await services.chains.get('main').client.request({ method: 'anvil_setBalance', params: [address as Address, toHex(parseEther('1000'))] } as never);
-}
 
 let target: RaceTarget;
 const client = () => target.services.chains.get('main').client;
@@ -127,13 +30,13 @@ let partnerCards: number[];
 let memberCards: number[];
 
 before(async () => {
-  target = onPostgres ? await multiInstanceTarget() : await inProcessTarget();
+  target = await openRaceTarget();
   const { services } = target;
   const built = await buildApprovedPartner(services, { mintLimit: 1_000 });
-  await fund(services, built.partner.main_address);
+  await fundAccount(services, built.partner.main_address);
   const user = await buildUser(services);
-  await fund(services, user.user.main_address);
-  await (target as Partial<{ start(): Promise<void> }>).start?.();
+  await fundAccount(services, user.user.main_address);
+  await target.start();
 
   const signIn = await target.call(0, 'POST', '/v2/partner/auth', { email: built.partner.email, password: built.passwordHash });
   assert.equal(signIn.status, 200, signIn.text);
@@ -177,22 +80,8 @@ async function escrowAddress(): Promise<string> {
 }
 
 /** The account's nonce once every transaction it signed is mined (none is left pending). */
-async function settledNonce(account: Address): Promise<number> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const [latest, pending] = await Promise.all([
-      client().getTransactionCount({ address: account, blockTag: 'latest' }),
-      client().getTransactionCount({ address: account, blockTag: 'pending' }),
-    ]);
-    if (latest === pending) return latest;
-    if (Date.now() > deadline) throw new Error(`${account} still has ${pending - latest} transactions pending`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-/** The registry code of a refusal, in either family's shape ({ code } or B3's { error: { code } }). */
-function codeOf(answer: Answer): number | undefined {
-  return answer.json.code ?? answer.json.error?.code;
+function settledNonce(account: Address): Promise<number> {
+  return settledNonceOf(target.services, account);
 }
 
 /**

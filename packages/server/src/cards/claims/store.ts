@@ -39,7 +39,7 @@ export async function findCardClaimOperation(db: Db, card: ClaimedCard): Promise
 /**
  * Compare-and-swap: moves the claim from `heldBy` to `operation` when `heldBy` is the same
  * operation (a resumed call), or when `heldBy` is over: its transaction is mined or failed, or it
- * stored none and was taken before `staleBeforeMs` (its process stopped before signing). Of two
+ * stored none and was last taken or renewed before `staleBeforeMs` (its process stopped before signing). Of two
  * takers only one matches `heldBy`.
  */
 export async function takeOverCardClaim(db: Db, card: ClaimedCard, input: { heldBy: string; operation: string; nowMs: number; staleBeforeMs: number }): Promise<boolean> {
@@ -63,6 +63,19 @@ export async function takeOverCardClaim(db: Db, card: ClaimedCard, input: { held
   }
   const result = await update.executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/** Marks the claim as alive now if `operation` still holds it (its holder is still working). */
+export async function renewCardClaim(db: Db, card: ClaimedCard, operation: string, nowMs: number): Promise<void> {
+  const key = whereCard(card);
+  await db
+    .updateTable('card_claims')
+    .set({ taken_ms: nowMs })
+    .where('chain', '=', key.chain)
+    .where('contract', '=', key.contract)
+    .where('card_id', '=', key.card_id)
+    .where('operation', '=', operation)
+    .execute();
 }
 
 /** Removes the card's claim if `operation` still holds it. */

@@ -13,7 +13,7 @@ import { chainHolderOf, findMintedCardDesign, holdsCardNaming } from '../metadat
 import { cardMetadataDocument } from '../metadata/document.ts';
 import { cardContractById } from '../partner-signing.ts';
 import { readCardStatus } from './card-status.ts';
-import { listChainsNamingSecureFile } from './store.ts';
+import { findBappName, listChainsNamingSecureFile } from './store.ts';
 import { Errors } from '../../errors/codes.ts';
 
 /**
@@ -32,6 +32,7 @@ export async function heldCardView(deps: { config: Readonly<Config>; store: Stor
     card_id: cardId,
     card_uri: cardUri(deps.config.publicUrl, nftId, cardId),
     transaction_hash: found.mintTxHash,
+    bapp_name: (await findBappName(deps.store.db, contract.partnerId)) ?? contract.name,
     metadata: cardMetadataDocument(found.metadata, { nftId, cardId }),
     secure: found.secure,
     ...status,

@@ -9,6 +9,7 @@ export const HeldCardView = Type.Object({
   card_id: Type.Integer(),
   card_uri: Type.String(),
   transaction_hash: Type.String({ description: 'the minting transaction' }),
+  bapp_name: Type.String({ description: "the BApp the card belongs to: its partner's service name, as the card lists group it" }),
   metadata: CardMetadataDocument,
   secure: secret(Type.Union([SecurePayload, Type.Null()], { description: 'shown only to the holder' })),
   status: Type.Optional(

@@ -15,6 +15,18 @@ export const CardMetadataDocument = Type.Object(
     background_color: Type.Optional(Type.String({ description: 'RGB hex without #' })),
     external_url: Type.Optional(Type.String({ description: 'external_link, as ERC-721 names it' })),
     attributes: Type.Optional(Type.Array(Type.Object({ trait_type: Type.String(), value: Type.String() }))),
+    // The wallet's own fields of the design (mint/payload.ts), as the wallet app reads them.
+    sendable: Type.Optional(Type.Boolean()),
+    send_friend_only: Type.Optional(Type.Boolean()),
+    group_name: Type.Optional(Type.String()),
+    group_icon: Type.Optional(Type.String()),
+    hashtags: Type.Optional(Type.Array(Type.String())),
+    layout: Type.Optional(Type.Union([Type.Literal('general'), Type.Literal('horizontal'), Type.Literal('vertical')])),
+    external_link: Type.Optional(Type.String()),
+    custom_links: Type.Optional(Type.Array(Type.Object({ display_name: Type.String(), value: Type.String() }))),
+    qr_code: Type.Optional(Type.String({ description: 'URL of the public QR code image' })),
+    bar_code: Type.Optional(Type.String({ description: 'URL of the public bar code image' })),
+    status_url: Type.Optional(Type.String()),
   },
   {
     additionalProperties: true,

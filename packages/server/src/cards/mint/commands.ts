@@ -21,18 +21,21 @@ import { Errors } from '../../errors/codes.ts';
 import { enqueueWebhookEvent } from '../../webhooks/events.ts';
 
 /**
- * Gas one card of a batch may take at most (about 7,000: its 20 bytes of recipient data, its
- * Transfer event and calldata; a non-sendable mark and a bucket entry every 256 cards), and what a
+ * Gas one card of a batch may take at most (about 31,000 for a recipient holding no card of the
+ * contract: its 20 bytes of recipient data, its Transfer event and calldata, the new slot of its
+ * balance counter, a non-sendable card's Locked event; a bucket entry every 256 cards), and what a
  * batch takes besides (the transaction, the data contract's creation, its entry and the counters;
  * a single-card mint's owner and balance writes, about 80,000 in all). Batches are sized by it and
  * sent with it as their gas limit: a mintBatch of our own contract with checked recipients does not
  * revert, so estimating each one (which runs the whole batch on the node once more) would buy
  * nothing; unused gas is not paid.
  */
-const GAS_PER_CARD_BOUND = 10_000n;
+const GAS_PER_CARD_BOUND = 34_000n;
 const BATCH_BASE_GAS = 150_000n;
 /** Share of the block gas limit one mint transaction may use. */
 const BLOCK_SHARE_PERCENT = 80n;
+/** Most gas one transaction may have where EIP-7825 applies (Osaka), whatever the block's limit. */
+const TRANSACTION_GAS_CAP = 16_777_216n;
 
 export interface MintCardsInput {
   partner: PartnerRow;
@@ -330,12 +333,17 @@ async function assertOwnSecureFiles(deps: { store: Store }, partnerId: string, n
 
 const batchSizes = new Map<string, { size: number; at: number }>();
 
-/** Cards per mint transaction on a chain: as many as fit in the share of its block gas limit, at most cards.maxBatchSize. */
+/**
+ * Cards per mint transaction on a chain: as many as fit in the share of its block gas limit (and
+ * in a transaction's gas cap), at most cards.maxBatchSize.
+ */
 async function mintBatchSize(deps: { config: Readonly<Config>; chains: ChainRegistry }, chainName: string): Promise<number> {
   const cached = batchSizes.get(chainName);
   if (cached && Date.now() - cached.at < 60_000) return Math.min(cached.size, deps.config.cards.maxBatchSize);
   const block = await deps.chains.get(chainName).client.getBlock({ blockTag: 'latest' });
-  const size = Math.max(1, Number(((block.gasLimit * BLOCK_SHARE_PERCENT) / 100n - BATCH_BASE_GAS) / GAS_PER_CARD_BOUND));
+  const blockShare = (block.gasLimit * BLOCK_SHARE_PERCENT) / 100n;
+  const gas = blockShare < TRANSACTION_GAS_CAP ? blockShare : TRANSACTION_GAS_CAP;
+  const size = Math.max(1, Number((gas - BATCH_BASE_GAS) / GAS_PER_CARD_BOUND));
   batchSizes.set(chainName, { size, at: Date.now() });
   return Math.min(size, deps.config.cards.maxBatchSize);
 }

@@ -52,7 +52,7 @@ export async function sendCard(deps: { config: Readonly<Config>; store: Store; v
  * `send` ends (kept while its transaction is still pending).
  */
 export async function withHeldCard<T>(
-  deps: { store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox },
+  deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox },
   input: { partner: PartnerRow; pin: string; nftId: number; cardId: number; outboxKey: string },
   send: (contract: PartnerCardContract, signer: TransactionSigner) => Promise<T>,
 ): Promise<T> {

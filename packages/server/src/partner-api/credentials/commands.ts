@@ -11,8 +11,8 @@ import { findPartnerPassword, replacePartnerPassword } from '../../partners/stor
 /**
  * A2: replaces the password and bumps token_version, which ends every token issued before (4044),
  * the caller's own included. Same value 4007 (checked first, nothing is tried); wrong old password
- * 4004, counted by the wrong-password back-off (4008 while waiting). Of two concurrent changes only
- * the first wins; the other finds the old password gone (4004).
+ * 4004, counted by the wrong-password back-off (4008 while waiting). Of concurrent changes only the
+ * first wins; the others find the caller's token ended by it (4044), and no wrong password is counted.
  */
 export async function changePartnerPassword(
   deps: { store: Store; signInThrottle: SignInThrottle },
@@ -20,12 +20,16 @@ export async function changePartnerPassword(
   input: { oldPassword: string; newPassword: string; address: string },
 ): Promise<void> {
   if (input.oldPassword.toLowerCase() === input.newPassword.toLowerCase()) throw new AppError(Errors.SameAsBefore);
-  const current = await deps.signInThrottle.checkPassword({ address: input.address, login: partner.email, password: input.oldPassword }, () =>
-    findPartnerPassword(deps.store.db, partner.id),
-  );
+  const current = await deps.signInThrottle.checkPassword({ address: input.address, login: partner.email, password: input.oldPassword }, async () => {
+    const account = await findPartnerPassword(deps.store.db, partner.id);
+    // A change that landed while this call was on its way ended the caller's token: answered as for
+    // that token (4044), before the old password is tried, so a repeated change is no wrong password.
+    if (account && Number(account.token_version) !== Number(partner.token_version)) throw new AppError(Errors.UnknownAccessToken, { detail: 'the password was changed at the same time' });
+    return account;
+  });
   const newHash = await hashPassword(input.newPassword);
   const replaced = await replacePartnerPassword(deps.store.db, { id: partner.id, oldHash: current.password_hash, newHash, now: epochSeconds() });
-  if (!replaced) throw new AppError(Errors.WrongPassword, { detail: 'the password was changed at the same time' });
+  if (!replaced) throw new AppError(Errors.UnknownAccessToken, { detail: 'the password was changed at the same time' });
 }
 
 /**

@@ -72,7 +72,7 @@ export class ChaosChain {
   async #spawn(attempt = 0): Promise<void> {
     // A dump cut off or torn by a kill is set aside for the last whole one (as the embedded node does).
     keepWholeStateDump(this.#statePath, (message) => this.#log(`chain node: ${message}`));
-    const identity = nodeIdentity();
+    const identity = nodeIdentity(join(this.#statePath, '..', 'chaos-chain-identity.json'));
     const child = spawn(
       anvilBinaryPath(),
       [
@@ -89,7 +89,7 @@ export class ChaosChain {
     );
     exitedEarly.catch(() => {});
     try {
-      await Promise.race([waitForRpc(this.rpcUrl, this.chainId, 30_000, identity.account), exitedEarly]);
+      await Promise.race([waitForRpc(this.rpcUrl, this.chainId, 30_000, identity), exitedEarly]);
     } catch (error) {
       child.kill('SIGKILL');
       if (attempt < 10) {

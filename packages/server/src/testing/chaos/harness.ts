@@ -16,6 +16,7 @@ import { sha256Hex } from '../../custody/passwords.ts';
 import { buildApprovedPartner, buildUser } from '../factories.ts';
 import { startService } from '../service-process.ts';
 import { createSharedInstallation, type SharedInstallation } from '../shared-installation.ts';
+import { RATE_LIMIT_GROUPS } from '../../http/rate-limit/limits.ts';
 import { ChaosChain } from './chain.ts';
 import { runWorker, signInAll, sleep, type ChaosMember, type ChaosPartner, type LoadContext } from './load.ts';
 import { LoadModel, Random, type Timeline } from './model.ts';
@@ -75,8 +76,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       chainId: chain.chainId,
       store: options.store,
       configFile: {
-        // The load comes from one address; the partner API's per-address limit would refuse most of it.
+        // The load comes from one address; the per-address limits would refuse most of it (the
+        // limits have tests of their own: http/abuse-limits.test.ts).
         partnerApi: { rateLimit: { max: 1_000_000 } },
+        http: { rateLimits: Object.fromEntries(RATE_LIMIT_GROUPS.map((group) => [group, { max: 1_000_000 }])) },
         outbox: { pollIntervalMs: 100, rebroadcastAfterMs: 2_000 },
         cards: { confirmTimeoutMs: 30_000 },
       },

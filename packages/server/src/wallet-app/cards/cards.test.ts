@@ -8,6 +8,7 @@ import { sha256Hex } from '../../custody/passwords.ts';
 import { BAPP, mintCards, openAs, prepareKey, signedInMember, walletApp } from '../../a2a/testing/support.ts';
 import { signedInPartner } from '../../partner-api/testing/partner-session.ts';
 import { buildAddresses, buildMintPayload, mintOk } from '../../cards/testing/card-factories.ts';
+import { buildUser } from '../../testing/factories.ts';
 
 /** The member's cards in the wallet-app API: grouped by BApp, paged, the holder-only secure part, sending one, and the activity list. */
 describe('wallet-app cards', () => {
@@ -52,6 +53,7 @@ describe('wallet-app cards', () => {
     const mine = await walletApp(app, holder.token, 'GET', `/v2/wallet-app/cards/${nftId}/${cardId}`);
     assert.equal(mine.statusCode, 200, mine.body);
     assert.deepEqual(mine.json().secure, { qr_code: 'ENTRY-1234', bar_code: 'AB-1234' });
+    assert.equal(mine.json().bapp_name, partner.partner.service_name, 'the card page names its BApp as the list does');
     const theirs = await walletApp(app, other.token, 'GET', `/v2/wallet-app/cards/${nftId}/${cardId}`);
     assert.equal(theirs.statusCode, 404);
     assert.equal(theirs.json().code, 404);
@@ -156,5 +158,31 @@ describe('wallet-app cards', () => {
     const theirs = (await walletApp(app, other.token, 'GET', '/v2/wallet-app/activity')).json();
     assert.ok(theirs.card_transfers.some((transfer: { card_id: number; direction: string }) => transfer.card_id === toMember && transfer.direction === 'received'));
     assert.equal(theirs.requests.length, 0, "another member's requests are not listed");
+  });
+
+  test('to a person by a national phone number and its region (phone_country): theirs, or the wallet kept for them; a wrong number or region is 400 before the PIN', async () => {
+    const nftId = Number(partner.nftId);
+    const digits = String(10_000_000 + ((process.pid * 7919) % 89_999_999)).slice(0, 8);
+    const korean = await buildUser(services, { phone: `+8210${digits}` });
+    const toMember = await mintTo(holder.address);
+    const national = `010-${digits.slice(0, 4)}-${digits.slice(4)}`;
+    const wrongRegion = await send(holder.token, nftId, toMember, { to_person: { name: korean.user.name, phone: national, phone_country: 'ZZ' } });
+    assert.deepEqual([wrongRegion.statusCode, wrongRegion.json().code, wrongRegion.json().message], [400, 400, 'phone_country ZZ is not a known region']);
+    const tooShort = await send(holder.token, nftId, toMember, { to_person: { name: korean.user.name, phone: '010-12', phone_country: 'KR' } });
+    assert.deepEqual([tooShort.statusCode, tooShort.json().message], [400, 'phone is not a valid phone number in KR']);
+    const notARegion = await send(holder.token, nftId, toMember, { to_person: { name: korean.user.name, phone: national, phone_country: 'kr' } });
+    assert.equal(notARegion.statusCode, 400, 'the schema takes two capital letters');
+    assert.equal((await ownerOf(partner.contractAddress, toMember)).toLowerCase(), holder.address.toLowerCase(), 'nothing moved');
+
+    const sent = await send(holder.token, nftId, toMember, { to_person: { name: korean.user.name, phone: national, phone_country: 'KR' } });
+    assert.equal(sent.statusCode, 200, sent.body);
+    assert.equal((await ownerOf(partner.contractAddress, toMember)).toLowerCase(), korean.user.main_address.toLowerCase());
+
+    const toStranger = await mintTo(holder.address);
+    const strangerPhone = `+8210${String(Number(digits) + 1).padStart(8, '0')}`;
+    const kept = await send(holder.token, nftId, toStranger, { to_person: { name: 'Ji-woo Han', phone: `010${strangerPhone.slice(5)}`, phone_country: 'KR' } });
+    assert.equal(kept.statusCode, 200, kept.body);
+    const reserved = await services.store.db.selectFrom('reserved_wallets').selectAll().where('phone', '=', strangerPhone).executeTakeFirstOrThrow();
+    assert.equal((await ownerOf(partner.contractAddress, toStranger)).toLowerCase(), reserved.address.toLowerCase());
   });
 });

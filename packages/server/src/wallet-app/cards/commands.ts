@@ -21,6 +21,7 @@ import { withCardClaim } from '../../cards/claims/commands.ts';
 import { assertNotBlacklisted } from '../../a2a/policies/commands.ts';
 import { parsePersonPair, personKey, reserveWallet } from '../../people/index.ts';
 import { findMembers } from '../../people/members.ts';
+import { phoneInCountry } from '../../lib/phone.ts';
 
 type ListDeps = { config: Readonly<Config>; store: Store; chains: ChainRegistry; cardIndex: CardIndex; log: Logger };
 
@@ -64,7 +65,8 @@ export interface MemberCardSend {
   /** SHA-256 hex of the PIN. */
   pin: string;
   toAddress?: string | undefined;
-  toPerson?: { name: string; phone: string } | undefined;
+  /** `phone_country`: the region a national phone is written in (default `phoneDefaultCountry`). */
+  toPerson?: { name: string; phone: string; phone_country?: string | undefined } | undefined;
 }
 
 /**
@@ -116,7 +118,8 @@ async function recipientAddress(
     address = input.toAddress.toLowerCase();
     if (address === zeroAddress) throw new AppError(Errors.BadRequest, { detail: 'to_address is the zero address' });
   } else {
-    const person = parsePersonPair([input.toPerson!.name, input.toPerson!.phone], 0, deps.config.phoneDefaultCountry);
+    const { name, phone, phone_country } = input.toPerson!;
+    const person = parsePersonPair([name, phoneInCountry(phone, phone_country)], 0, deps.config.phoneDefaultCountry);
     const found = (await findMembers(deps.store.db, [person])).get(personKey(person));
     address = (found?.main_address ?? (await reserveWallet(deps, person)).address).toLowerCase();
   }

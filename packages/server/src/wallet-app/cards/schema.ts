@@ -3,6 +3,7 @@ import { Address } from '../../cards/mint/payload.ts';
 import { BappEntry, contractCardPage, ListedCard } from '../../cards/lists/schema.ts';
 import { Sha256Hex } from '../../http/schema.ts';
 import { secret } from '../../lib/secret.ts';
+import { PhoneCountry } from '../members/schema.ts';
 
 /** A card of the member's lists: A12's card entry with what the list shows of its design. */
 export const MemberCard = Type.Object({
@@ -34,7 +35,7 @@ export const MemberSendCardBody = Type.Object({
   pin: secret(Sha256Hex),
   to_address: Type.Optional(Address),
   to_person: Type.Optional(
-    Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }), phone: Type.String({ minLength: 6, maxLength: 32 }) }),
+    Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }), phone: Type.String({ minLength: 6, maxLength: 32 }), phone_country: Type.Optional(PhoneCountry) }),
   ),
 });
 

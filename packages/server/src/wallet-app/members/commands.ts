@@ -9,6 +9,7 @@ import type { UserRow } from '../../store/schema.ts';
 import { checkNewMember, createUser, recordChainAddresses } from '../../users/commands.ts';
 import { findUserByCi, inviteAwaitsWallet } from '../../users/store.ts';
 import type { IdentityVerifier } from './identity.ts';
+import { phoneInCountry } from '../../lib/phone.ts';
 import { assertStrongPasswordHash, assertStrongPinHash } from '../../accounts/secret-strength.ts';
 
 /** How long a partner's invite may wait for its reserved wallet before a sign-up goes ahead anyway. */
@@ -17,6 +18,8 @@ const INVITE_WALLET_WAIT_SECONDS = 600;
 export interface SignUpInput {
   name: string;
   phone: string;
+  /** The region a national `phone` is written in (default `phoneDefaultCountry`). */
+  phone_country?: string | undefined;
   email: string;
   /** SHA-256 hex of the password. */
   password: string;
@@ -42,7 +45,7 @@ export async function signUp(
   const person = { email: input.email, name: input.name, birth: input.birth };
   assertStrongPasswordHash(input.password, person);
   assertStrongPinHash(input.pin, person);
-  const request = { ...input, passwordHash: input.password.toLowerCase(), pinHash: input.pin.toLowerCase() };
+  const request = { ...input, phone: phoneInCountry(input.phone, input.phone_country), passwordHash: input.password.toLowerCase(), pinHash: input.pin.toLowerCase() };
   const { name, phone } = await checkNewMember(deps, request, now);
   if (await inviteAwaitsWallet(deps.store.db, { name, phone }, epochSeconds(now) - INVITE_WALLET_WAIT_SECONDS)) {
     throw new AppError(Errors.AccountWithoutWallet, { detail: 'a card to this person is being sent right now; try again in a minute' });

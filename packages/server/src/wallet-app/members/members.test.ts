@@ -167,4 +167,23 @@ describe('wallet-app members', () => {
     assert.equal((await state()).locked, false);
     assert.equal((await change('582016', '604918')).statusCode, 200);
   });
+
+  test('a phone written as people write it, with its region (phone_country), is kept in E.164; the regions the app offers', async () => {
+    const digits = String(20_000_000 + ((process.pid * 104_729) % 79_999_999)).slice(0, 8);
+    const body = person({ phone: `010-${digits.slice(0, 4)}-${digits.slice(4)}`, phone_country: 'KR' });
+    const response = await signUp(body);
+    assert.equal(response.statusCode, 200, response.body);
+    const kept = await services.store.db.selectFrom('users').select('phone').where('email', '=', body.email).executeTakeFirstOrThrow();
+    assert.equal(kept.phone, `+8210${digits}`);
+    await refusals(person({ phone: '010-1234-5678' }), 400);
+    await refusals(person({ phone: '010-12', phone_country: 'KR' }), 400);
+    await refusals(person({ phone: '010-1234-5678', phone_country: 'XX' }), 400);
+
+    const regions = await app.inject({ method: 'GET', url: '/v2/wallet-app/phone-countries' });
+    assert.equal(regions.statusCode, 200);
+    const answer = regions.json() as { default_country: string; countries: Array<{ country: string; calling_code: string }> };
+    assert.equal(answer.default_country, services.config.phoneDefaultCountry);
+    assert.deepEqual(answer.countries.find((entry) => entry.country === 'KR'), { country: 'KR', calling_code: '82' });
+    assert.ok(answer.countries.length > 200, `${answer.countries.length} regions`);
+  });
 });

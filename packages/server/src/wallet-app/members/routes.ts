@@ -4,7 +4,8 @@ import { authenticateRequest, startSession } from '../../member-session/commands
 import { EmptyAnswer, SignedIn } from '../schema.ts';
 import { answerWithSession } from '../sessions/cookie.ts';
 import { changePin, pinState, signUp } from './commands.ts';
-import { PinChangeBody, PinState, SignUpBody } from './schema.ts';
+import { PhoneCountries, PinChangeBody, PinState, SignUpBody } from './schema.ts';
+import { phoneCountries } from '../../lib/phone.ts';
 import { described } from '../../http/schema.ts';
 
 /** Sign-up (a session comes with it), the PIN's state and PIN change. */
@@ -27,6 +28,12 @@ export const memberRoutes: FastifyPluginAsync = async (plugin) => {
       const member = await signUp(services, request.body);
       return answerWithSession(services.config, request, reply, await startSession(services, member, request.headers['user-agent']));
     },
+  );
+
+  app.get(
+    '/v2/wallet-app/phone-countries',
+    { schema: { summary: 'The regions a phone number may be written in', security: [], response: { 200: described(PhoneCountries, "libphonenumber's regions with their calling codes, and `phoneDefaultCountry`") } } },
+    async () => ({ default_country: services.config.phoneDefaultCountry, countries: phoneCountries() }),
   );
 
   app.get('/v2/wallet-app/me/pin', { schema: { summary: "The PIN's state (locked after five wrong PINs)", response: { 200: described(PinState, 'Whether the PIN is locked, and the wrong PINs so far') } } }, async (request) =>
