@@ -53,6 +53,11 @@ const version = spawnSync(join(nodeBin, 'node'), ['--version'], { encoding: 'utf
 console.log(`# Node.js ${version}: npm test ${testArgs.join(' ')}`);
 // npm itself is a Node.js script (#!/usr/bin/env node): with this Node first on PATH it runs on it,
 // and so do npm test, the test runner and every test process.
-const ok = run('npm', ['test', '--', ...testArgs], { env: { ...process.env, PATH: `${nodeBin}${delimiter}${process.env.PATH}` } });
+// npm run on that Node.js would look for its global settings beside it (its prefix), and so miss
+// this machine's (a registry's certificate authority, a proxy) when a test fetches a package: it
+// keeps this npm's.
+const globalconfig = spawnSync('npm', ['config', 'get', 'globalconfig'], { encoding: 'utf8' }).stdout.trim();
+const env = { ...process.env, PATH: `${nodeBin}${delimiter}${process.env.PATH}`, ...(globalconfig ? { npm_config_globalconfig: globalconfig } : {}) };
+const ok = run('npm', ['test', '--', ...testArgs], { env });
 console.log(`# Node.js ${version}: npm test ${ok ? 'passed' : 'failed'}`);
 process.exit(ok ? 0 : 1);
