@@ -140,7 +140,7 @@ describe('npm test on a machine without Chromium', () => {
   function runTests(env: Record<string, string>, others: string[] = []) {
     const inherited = { ...process.env };
     // NODE_TEST_CONTEXT would make the inner test runner report to this one instead of its output.
-    for (const name of ['CHROMIUM_PATH', 'CI', 'PLAYWRIGHT_BROWSERS_PATH', 'XDG_CACHE_HOME', 'TEST_DATABASE_URL', 'NODE_TEST_CONTEXT']) delete inherited[name];
+    for (const name of ['CHROMIUM_PATH', 'CI', 'PLAYWRIGHT_BROWSERS_PATH', 'XDG_CACHE_HOME', 'TEST_DATABASE_URL', 'NODE_TEST_CONTEXT', 'WALLET_TEST_BROWSER']) delete inherited[name];
     return spawnSync(process.execPath, ['scripts/run-tests.mjs', claimPage, ...others], {
       cwd: root,
       encoding: 'utf8',
@@ -156,6 +156,12 @@ describe('npm test on a machine without Chromium', () => {
       "# browser suites: 1 test files skipped: no Chromium on PATH (chromium, chromium-browser, google-chrome, google-chrome-stable) or in Playwright's cache; " +
         'to run them, install Chromium (apt-get install chromium, or npx playwright install chromium) or set CHROMIUM_PATH',
     );
+  });
+
+  test('WALLET_TEST_BROWSER=off leaves them out with one line, even under CI=true', () => {
+    const result = runTests({ WALLET_TEST_BROWSER: 'off', CI: 'true' });
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(result.stdout.trim(), '# browser suites: 1 test files skipped (WALLET_TEST_BROWSER=off)');
   });
 
   test('with TEST_DATABASE_URL set, a PostgreSQL pass left with no files passes', () => {
