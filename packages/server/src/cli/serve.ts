@@ -57,6 +57,24 @@ export async function serve(configured: Readonly<Config>): Promise<number> {
     })();
     return closing;
   };
+  let stop: () => void = () => {};
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  /** From here a signal shuts down in order (before, it ends the process; the nodes' watchdogs stop the nodes). */
+  const stopOnSignals = () => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.on(signal, () => {
+        if (closing) {
+          log.warn(`${signal} again: exiting without finishing the shutdown`);
+          void Promise.resolve(services?.chains.killNodes()).finally(() => process.exit(1));
+          return;
+        }
+        void shutdown(signal).then(stop, (error: Error) => {
+          log.error(error);
+          stop();
+        });
+      });
+    }
+  };
   try {
     services = await openServices(config, { chainMode: 'own', log });
     // The master key this instance runs with, in the store for `keys status` and `keys finish-rotation`.
@@ -73,6 +91,9 @@ export async function serve(configured: Readonly<Config>): Promise<number> {
       .all()
       .map((chain) => `  ${chain.name}: ${maskUrl(chain.rpcUrl)} (chain id ${chain.chainId}${chain.managed ? ', embedded' : ''})`)
       .join('\n');
+    // Before the line a supervisor (or a test) waits for: a signal sent as soon as it reads it is
+    // then a shutdown in order, not the default end of the process.
+    stopOnSignals();
     process.stdout.write(
       `wallet service listening on ${address}\n` +
         `  public url: ${config.publicUrl}\n  health: ${address}/health\n  metrics: ${metricsAt}${config.metrics.token ? ' (bearer token)' : ''}\n` +
@@ -83,21 +104,7 @@ export async function serve(configured: Readonly<Config>): Promise<number> {
     await shutdown('start-up failure');
     throw error;
   }
-  await new Promise<void>((resolve) => {
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-      process.on(signal, () => {
-        if (closing) {
-          log.warn(`${signal} again: exiting without finishing the shutdown`);
-          void Promise.resolve(services?.chains.killNodes()).finally(() => process.exit(1));
-          return;
-        }
-        void shutdown(signal).then(resolve, (error: Error) => {
-          log.error(error);
-          resolve();
-        });
-      });
-    }
-  });
+  await stopped;
   // Whatever still holds the event loop open (a socket a client keeps) must not keep the process.
   setTimeout(() => process.exit(process.exitCode ?? 0), 1_000).unref();
   return 0;
