@@ -1,16 +1,20 @@
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, Ref } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { navigate } from '../router.ts';
 import type { PhoneCountries } from '../wire.ts';
 
-/** A labelled 6-digit PIN field: digits only, never autofilled. */
-export function PinField(props: { id: string; label: string; name?: string; error?: string | undefined }) {
+/**
+ * A labelled 6-digit PIN field: digits only, never autofilled. `inputRef` for a screen that clears
+ * and refocuses it after a refusal; `describedBy` names an error shown elsewhere on the screen.
+ */
+export function PinField(props: { id: string; label: string; name?: string; error?: string | undefined; inputRef?: Ref<HTMLInputElement>; describedBy?: string | undefined }) {
   return (
     <>
       <label for={props.id}>{props.label}</label>
       <input
         id={props.id}
+        ref={props.inputRef}
         name={props.name ?? props.id}
         type="password"
         inputMode="numeric"
@@ -21,7 +25,7 @@ export function PinField(props: { id: string; label: string; name?: string; erro
         data-missing="Enter your 6-digit PIN."
         data-invalid="The PIN is 6 digits."
         aria-invalid={props.error ? true : undefined}
-        aria-describedby={props.error ? `${props.id}-error` : undefined}
+        aria-describedby={props.error ? `${props.id}-error` : props.describedBy}
       />
       <FieldError id={props.id} message={props.error} />
     </>

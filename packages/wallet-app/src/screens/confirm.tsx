@@ -8,6 +8,7 @@ import { Details, Loading, Mono, Screen } from '../components/screen.tsx';
 import { address, safeLink, sameAddress } from '../format.ts';
 import { describeCode, describeError, PIN_LOCKED } from '../messages.ts';
 import { formProblem } from '../components/validation.ts';
+import { PinField } from '../components/fields.tsx';
 
 type State =
   | { phase: 'loading' }
@@ -182,20 +183,7 @@ function OpenRequest(props: {
             void decide('approve');
           }}
         >
-          <label for="pin">PIN (6 digits)</label>
-          <input
-            id="pin"
-            ref={pin}
-            type="password"
-            inputMode="numeric"
-            autocomplete="off"
-            pattern="[0-9]{6}"
-            maxLength={6}
-            required
-            data-missing="Enter your 6-digit PIN."
-            data-invalid="The PIN is 6 digits."
-            aria-describedby={error ? 'decision-error' : undefined}
-          />
+          <PinField id="pin" label="PIN (6 digits)" inputRef={pin} describedBy={error ? 'decision-error' : undefined} />
           {error && (
             <p id="decision-error" class="error" role="alert">
               {error}

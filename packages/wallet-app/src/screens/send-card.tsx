@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../api.ts';
 import type { HeldCard } from '../wire.ts';
-import { PhoneField } from '../components/fields.tsx';
+import { PhoneField, PinField } from '../components/fields.tsx';
 import { Details, Loading, Mono, Screen } from '../components/screen.tsx';
 import { formProblem } from '../components/validation.ts';
 import { address } from '../format.ts';
@@ -147,19 +147,7 @@ export function SendCard(props: { nftId: number; cardId: number }) {
               <p class="muted small">If they are not a member yet, the card waits for them in a wallet kept under this name and number.</p>
             </div>
           )}
-          <label for="pin">PIN (6 digits)</label>
-          <input
-            id="pin"
-            ref={pin}
-            type="password"
-            inputMode="numeric"
-            autocomplete="off"
-            pattern="[0-9]{6}"
-            maxLength={6}
-            required
-            data-missing="Enter your 6-digit PIN."
-            data-invalid="The PIN is 6 digits."
-          />
+          <PinField id="pin" label="PIN (6 digits)" inputRef={pin} />
           {error && (
             <p id="send-error" class="error" role="alert">
               {error}
