@@ -34,8 +34,10 @@ export async function setEndpointSecrets(db: Db, endpointId: string, secrets: Pi
   await db.updateTable('webhook_endpoints').set(secrets).where('id', '=', endpointId).execute();
 }
 
-/** Deletes an endpoint (kept for its log) and gives up its pending messages, in one transaction. */
-/** Deletes a live endpoint and fails its undelivered messages; false when it was deleted already (by a call racing this one). */
+/**
+ * Deletes a live endpoint (kept for its log) and fails its undelivered messages, in one transaction;
+ * false when it was deleted already (by a call racing this one).
+ */
 export async function deleteEndpoint(db: Db, endpointId: string, atMs: number): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const deleted = await trx.updateTable('webhook_endpoints').set({ deleted_at_ms: atMs }).where('id', '=', endpointId).where('deleted_at_ms', 'is', null).executeTakeFirst();
