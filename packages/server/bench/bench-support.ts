@@ -1,6 +1,7 @@
 /**
  * Helpers shared by the benchmarks (not a benchmark itself: run-bench only runs `*.bench.ts`).
  */
+import { loadavg } from 'node:os';
 import { sql } from 'kysely';
 import type { Store } from '../src/store/database.ts';
 
@@ -12,6 +13,25 @@ export async function pool(count: number, width: number, work: (index: number) =
       while (next < count) await work(next++);
     }),
   );
+}
+
+/** The 1-, 5- and 15-minute load averages, printed beside every figure (the machine is shared). */
+export function loadNow(): string {
+  return loadavg().map((value) => value.toFixed(2)).join(' ');
+}
+
+/** The value below which `q` (0..1) of the samples lie (nearest rank). */
+export function percentile(samples: readonly number[], q: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
+/** Median of the per-round figures with their spread. */
+export function medianMinMax(values: readonly number[]): { median: number; min: number; max: number } {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  return { median, min: sorted[0]!, max: sorted.at(-1)! };
 }
 
 export interface Latency {

@@ -22,6 +22,7 @@ import { applyWalletAppConventions } from './wallet-app/family.ts';
 import { sendAppNotFoundPage, walletAppStaticRoutes } from './wallet-app/static-app.ts';
 import { memberCardRoutes } from './wallet-app/cards/routes.ts';
 import { activityRoutes } from './wallet-app/activity/routes.ts';
+import { transferRoutes } from './wallet-app/transfers/routes.ts';
 import { applyPartnerApiConventions } from './partner-api/family.ts';
 import { signInRoutes } from './partner-api/sign-in/routes.ts';
 import { credentialRoutes } from './partner-api/credentials/routes.ts';
@@ -216,6 +217,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     await walletApp.register(cardHolderRoutes);
     await walletApp.register(memberCardRoutes);
     await walletApp.register(activityRoutes);
+    await walletApp.register(transferRoutes);
     await walletApp.register(claimRoutes);
   });
   await app.register(walletAppStaticRoutes);

@@ -116,7 +116,7 @@ describe('hostile requests to every route', () => {
         const path = route.path.replace(/:[a-z_]+/g, segment);
         for (const headers of auths) {
           // Signing out (here, or everywhere) needs nothing but the session, so with it any of these requests does so.
-          const signsOut = route.path === '/v2/wallet-app/sessions/current' || (route.method === 'DELETE' && route.path === '/v2/wallet-app/sessions');
+          const signsOut = route.method === 'DELETE' && (route.path === '/v2/wallet-app/sessions/current' || route.path === '/v2/wallet-app/sessions');
           if (signsOut && headers.authorization === `Bearer ${memberToken}`) continue;
           const requests: Array<{ url: string; type?: string; payload?: string }> = [
             ...HOSTILE_QUERIES.map((query) => ({ url: path + query })),

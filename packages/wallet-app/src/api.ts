@@ -1,5 +1,5 @@
 import { sha256, stringToBytes } from 'viem';
-import type { Activity, CardMetadata, CardPage, CardSent, Claimed, ClaimView, HeldCard, Member, MemberBappCards, MemberBappList, PhoneCountries, RequestOutcome, RequestView, SendCardBody, SignedIn } from './wire.ts';
+import type { Activity, CardMetadata, CardPage, CardSent, Claimed, ClaimView, HeldCard, Member, MemberBappCards, MemberBappList, PhoneCountries, RequestOutcome, RequestView, SendCardBody, SignedIn, TransferQuote, TransferQuoteBody, TransferSent } from './wire.ts';
 
 /**
  * The wallet-app API (`/v2/wallet-app`, docs/app2app.md) and the two read-only routes the app uses
@@ -86,7 +86,8 @@ export const api = {
 
   signOut: () => call('DELETE', `${API}/sessions/current`),
 
-  me: () => call<Member>('GET', `${API}/me`),
+  /** The signed-in member, or null: asked without a failed load when signed out. */
+  me: () => call<{ member: Member | null }>('GET', `${API}/sessions/current`).then((answer) => answer.member),
 
   /** Opens a request (prepared becomes requested) and returns what approval will do. */
   openRequest: (key: string) => call<RequestView>('POST', `${requestPath(key)}/open`),
@@ -134,7 +135,13 @@ export const api = {
     phoneCountries = undefined;
     throw error;
   })),
-  activity: () => call<Activity>('GET', `${API}/activity`),
+  /** The member's activity, newest first, a page at a time (next_cursor of the page before). */
+  activity: (cursor = '') => call<Activity>('GET', `${API}/activity${cursor ? `?${new URLSearchParams({ cursor })}` : ''}`),
+
+  /** Checks a send of coins or tokens: its fee and the balances, before the PIN. */
+  quoteTransfer: (body: TransferQuoteBody) => call<TransferQuote>('POST', `${API}/transfers/quote`, body),
+  /** Sends coins or tokens with the PIN; `key` is one per send the member means (a retry sends nothing twice). */
+  sendTransfer: (body: TransferQuoteBody, pin: string, key: string) => call<TransferSent>('POST', `${API}/transfers`, { ...body, pin: hashSecret(pin), idempotency_key: key }),
 
   /**
    * A secure file of a held card as a data: URL: fetched with the session (the holder-only route),

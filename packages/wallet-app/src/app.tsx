@@ -14,6 +14,8 @@ import { Cards } from './screens/cards.tsx';
 import { CardPage } from './screens/card.tsx';
 import { SendCard } from './screens/send-card.tsx';
 import { Activity } from './screens/activity.tsx';
+import { SendMoney } from './screens/send-money.tsx';
+import { Receive } from './screens/receive.tsx';
 import { SectionLinks } from './components/section-links.tsx';
 import { SignUp } from './screens/sign-up.tsx';
 import { Account } from './screens/account.tsx';
@@ -26,6 +28,8 @@ const SIGN_IN_REASON: Partial<Record<Route['screen'], string>> = {
   card: 'Sign in to see this card.',
   'send-card': 'Sign in to send this card.',
   activity: 'Sign in to see your activity.',
+  send: 'Sign in to send coins or tokens.',
+  receive: 'Sign in to see your address.',
 };
 
 /**
@@ -157,6 +161,10 @@ function screenFor(route: Route, member: Member | null | undefined, setMember: (
       return <SendCard nftId={route.nftId} cardId={route.cardId} />;
     case 'activity':
       return <Activity />;
+    case 'send':
+      return <SendMoney chain={route.chain} token={route.token} />;
+    case 'receive':
+      return <Receive member={member} chain={route.chain} />;
     case 'account':
       return <Account onSignedOut={onSignedOut} />;
     case 'sign-up':

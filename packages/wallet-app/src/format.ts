@@ -5,6 +5,37 @@ export function coins(wei: string): string {
   return formatUnits(BigInt(wei), 18);
 }
 
+/**
+ * An exact decimal amount rounded for people: 4 decimals from 1 up (8.499798542 → 8.4998), 4
+ * significant digits below 1 (0.000123456 → 0.0001235), half up, without trailing zeros; "< 0.00000001"
+ * for dust. The exact amount stays available beside it (a title or a toggle).
+ */
+export function forPeople(exact: string): string {
+  const [whole = '0', fraction = ''] = exact.split('.');
+  if (!fraction) return whole;
+  let digits: number;
+  if (/[1-9]/.test(whole)) digits = 4;
+  else {
+    const leading = fraction.search(/[1-9]/);
+    if (leading < 0) return whole;
+    if (leading >= 8) return '< 0.00000001';
+    digits = leading + 4;
+  }
+  if (fraction.length <= digits) return trimZeros(`${whole}.${fraction}`);
+  const scaled = BigInt(whole + fraction.slice(0, digits)) + (Number(fraction[digits]) >= 5 ? 1n : 0n);
+  const text = scaled.toString().padStart(digits + 1, '0');
+  return trimZeros(`${text.slice(0, -digits)}.${text.slice(-digits)}`);
+}
+
+function trimZeros(amount: string): string {
+  return amount.includes('.') ? amount.replace(/\.?0+$/, '') : amount;
+}
+
+/** Smallest units as an exact decimal amount. */
+export function fromUnits(units: string, decimals: number): string {
+  return formatUnits(BigInt(units), decimals);
+}
+
 /** An address in its checksummed form when it is one, else as given. */
 export function address(value: string): string {
   return isAddress(value, { strict: false }) ? getAddress(value) : value;

@@ -20,6 +20,9 @@ export type Route =
   | { screen: 'card'; nftId: number; cardId: number }
   | { screen: 'send-card'; nftId: number; cardId: number }
   | { screen: 'activity' }
+  /** Coins (no token) or a token of a chain: `/send?chain=main&token=0x…`. */
+  | { screen: 'send'; chain: string; token: string | null }
+  | { screen: 'receive'; chain: string }
   | { screen: 'not-found' };
 
 export function routeOf(location: { pathname: string; search: string; hash: string }): Route {
@@ -33,6 +36,15 @@ export function routeOf(location: { pathname: string; search: string; hash: stri
   }
   if (location.pathname === '/cards') return { screen: 'cards' };
   if (location.pathname === '/activity') return { screen: 'activity' };
+  if (location.pathname === '/send' || location.pathname === '/receive') {
+    const query = new URLSearchParams(location.search);
+    const chain = query.get('chain') ?? 'main';
+    if (!/^[a-z]{1,32}$/.test(chain)) return { screen: 'not-found' };
+    if (location.pathname === '/receive') return { screen: 'receive', chain };
+    const token = query.get('token');
+    if (token !== null && !/^0x[0-9a-fA-F]{40}$/.test(token)) return { screen: 'not-found' };
+    return { screen: 'send', chain, token };
+  }
   const card = /^\/cards\/([1-9]\d{0,9})\/([1-9]\d{0,15})(\/send)?$/.exec(location.pathname);
   if (card) return { screen: card[3] ? 'send-card' : 'card', nftId: Number(card[1]), cardId: Number(card[2]) };
   if (location.pathname !== '/') return { screen: 'not-found' };

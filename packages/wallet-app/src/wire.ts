@@ -52,3 +52,11 @@ export type SecureFile = NonNullable<NonNullable<HeldCard['secure']>['images']>[
 export type SendCardBody = Body<'/v2/wallet-app/cards/{nft_id}/{card_id}/send', 'post'>;
 export type CardSent = Answer<'/v2/wallet-app/cards/{nft_id}/{card_id}/send', 'post'>;
 export type Activity = Answer<'/v2/wallet-app/activity', 'get'>;
+export type ActivityItem = Activity['items'][number];
+export type TokenBalance = ChainAccount['tokens'][number];
+export type TransferQuoteBody = Body<'/v2/wallet-app/transfers/quote', 'post'>;
+export type TransferQuote = Answer<'/v2/wallet-app/transfers/quote', 'post'>;
+export type TransferSent = Answer<'/v2/wallet-app/transfers', 'post'>;
+/** A danger the service found in a request (request-facts.ts): acknowledged before the PIN. */
+export type RequestWarning = NonNullable<RequestView['warnings']>[number];
+export type KnownContract = NonNullable<RequestView['contracts']>[number];

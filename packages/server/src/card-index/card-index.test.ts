@@ -560,3 +560,169 @@ describe('card index on a real node', () => {
     assert.equal(await differenceFromChain(services, partner.contract), undefined);
   });
 });
+
+/** The signed bytes of a mined transaction, to put it back into the chain that replaces its block. */
+async function rawTransaction(services: Services, hash: Hex): Promise<Hex> {
+  const raw = (await services.chains.get(CHAIN).client.request({ method: 'eth_getRawTransactionByHash' as never, params: [hash] as never })) as Hex | null;
+  assert.ok(raw, `raw bytes of ${hash}`);
+  return raw;
+}
+
+/**
+ * Replaces the newest `depth` blocks with as many new ones (anvil_reorg), holding only `replayed`
+ * (each at its offset from the first new block); every other transaction of the old blocks is gone.
+ * The head stays at the same height, so only the hashes tell the index its blocks were replaced.
+ */
+async function reorganise(services: Services, depth: number, replayed: Array<[Hex, number]>): Promise<{ head: number; firstNew: number }> {
+  const client = services.chains.get(CHAIN).client;
+  const head = Number(await client.getBlockNumber({ cacheTime: 0 }));
+  await client.request({ method: 'anvil_reorg' as never, params: [depth, replayed] as never });
+  assert.equal(Number(await client.getBlockNumber({ cacheTime: 0 })), head, 'anvil_reorg keeps the height');
+  return { head, firstNew: head - depth + 1 };
+}
+
+describe('card index through reorganisations (anvil_reorg on the managed node)', () => {
+  let setup: Awaited<ReturnType<typeof openReopenableServices>>;
+  let services: Services;
+  const rewinds: number[] = [];
+  const onRewind = (event: { forkBlock: number }) => rewinds.push(event.forkBlock);
+
+  before(async () => {
+    setup = await openReopenableServices();
+    services = await setup.open();
+    services.cardIndex.on('rewind', onRewind);
+  });
+  after(async () => {
+    services?.cardIndex.off('rewind', onRewind);
+    await services?.close();
+    await setup?.remove();
+  });
+
+  /** A partner contract with `count` cards minted to a fresh holder; the mint is indexed. */
+  async function cardsHeld(count: number) {
+    const partner = await approvedPartner(services);
+    const keeper = await holder(services);
+    const minted = await mint(services, partner, Array.from({ length: count }, () => keeper.address));
+    await services.cardIndex.waitUntilIndexed(CHAIN, minted.blockNumber);
+    return { partner, keeper, minted, ids: Array.from({ length: count }, (_, index) => minted.firstTokenId + index) };
+  }
+
+  test('a transfer dropped by a reorg disappears from the index and from the lists', async () => {
+    const client = services.chains.get(CHAIN).client;
+    const { partner, keeper, minted, ids } = await cardsHeld(1);
+    const buyer = await holder(services);
+    const sent = await sendDirectly(services, keeper.wallet, partner.contract, 'transferFrom', [keeper.address, buyer.address, BigInt(ids[0]!)]);
+    await services.cardIndex.waitUntilIndexed(CHAIN, sent.blockNumber);
+    assert.equal((await services.cardIndex.getCard(CHAIN, partner.contract, ids[0]!))?.owner, buyer.address);
+    rewinds.length = 0;
+
+    const { firstNew } = await reorganise(services, 1, []);
+    assert.equal(firstNew, Number(sent.blockNumber), 'the transfer was in the replaced block');
+    assert.ok(Number(minted.blockNumber) < firstNew, 'the mint stays');
+    assert.equal(await client.getTransactionReceipt({ hash: sent.transactionHash }).catch(() => null), null, 'the transfer is gone from the chain');
+
+    await converged(services, partner.contract);
+    assert.ok(rewinds.some((block) => block < firstNew), `the index went back below block ${firstNew} (rewinds: ${rewinds.join(', ')})`);
+    const card = await services.cardIndex.getCard(CHAIN, partner.contract, ids[0]!);
+    assert.equal(card?.owner, keeper.address);
+    assert.equal(card?.sender, zeroAddress);
+    assert.equal(card?.lastTxHash, minted.txHash);
+    assert.deepEqual((await services.cardIndex.listByOwner({ chain: CHAIN, owner: buyer.address, limit: 10 })).cards, []);
+    assert.deepEqual((await services.cardIndex.listByOwner({ chain: CHAIN, owner: keeper.address, limit: 10 })).cards.map((listed) => listed.tokenId), ids);
+    assert.deepEqual((await services.cardIndex.listContractsHeldBy({ chain: CHAIN, owner: buyer.address, limit: 10 })).contracts, []);
+  });
+
+  test('a transfer re-ordered into another block stays, with the block it is in now', async () => {
+    const client = services.chains.get(CHAIN).client;
+    const { partner, keeper, ids } = await cardsHeld(1);
+    const buyer = await holder(services);
+    const sent = await sendDirectly(services, keeper.wallet, partner.contract, 'transferFrom', [keeper.address, buyer.address, BigInt(ids[0]!)]);
+    await client.request({ method: 'evm_mine' as never });
+    const head = await client.getBlockNumber({ cacheTime: 0 });
+    await services.cardIndex.waitUntilIndexed(CHAIN, head);
+    assert.equal((await services.cardIndex.getCard(CHAIN, partner.contract, ids[0]!))?.updatedBlock, Number(sent.blockNumber));
+    rewinds.length = 0;
+
+    // Blocks T and T+1 are replaced; the transfer comes back in the second of them.
+    const raw = await rawTransaction(services, sent.transactionHash);
+    const { firstNew } = await reorganise(services, 2, [[raw, 1]]);
+    assert.equal(firstNew, Number(sent.blockNumber));
+    const moved = await client.getTransactionReceipt({ hash: sent.transactionHash });
+    assert.equal(Number(moved.blockNumber), Number(sent.blockNumber) + 1, 'the transfer is in the next block now');
+
+    // The owners are the same on both chains: only the index's own record shows it noticed.
+    await eventually('the rewind', 10_000, async () => (rewinds.some((block) => block < firstNew) ? true : undefined));
+    await converged(services, partner.contract);
+    await eventually('the transfer indexed in its new block', 10_000, async () =>
+      (await services.cardIndex.getCard(CHAIN, partner.contract, ids[0]!))?.updatedBlock === Number(moved.blockNumber) ? true : undefined,
+    );
+    const card = await services.cardIndex.getCard(CHAIN, partner.contract, ids[0]!);
+    assert.equal(card?.owner, buyer.address);
+    assert.equal(card?.lastTxHash, sent.transactionHash);
+    assert.equal(card?.updatedBlock, Number(moved.blockNumber));
+    const journal = await services.store.db
+      .selectFrom('indexed_card_transfers')
+      .select(['block_number', 'log_index'])
+      .where('chain', '=', CHAIN)
+      .where('tx_hash', '=', sent.transactionHash.toLowerCase())
+      .execute();
+    assert.deepEqual(journal.map((row) => Number(row.block_number)), [Number(moved.blockNumber)], 'one journal row, of the new block');
+  });
+
+  test('a reorg 5 blocks deep, some transfers replayed in other blocks and some dropped, converges while the lists are read', async () => {
+    const client = services.chains.get(CHAIN).client;
+    const { partner, keeper, minted, ids } = await cardsHeld(4);
+    const buyer = await holder(services);
+    const third = freshAddress();
+    // Five blocks of one transfer each: keeper gives every card to buyer, buyer passes the first on.
+    const first = await sendDirectly(services, keeper.wallet, partner.contract, 'transferFrom', [keeper.address, buyer.address, BigInt(ids[0]!)]);
+    await sendDirectly(services, buyer.wallet, partner.contract, 'transferFrom', [buyer.address, third, BigInt(ids[0]!)]);
+    const second = await sendDirectly(services, keeper.wallet, partner.contract, 'transferFrom', [keeper.address, buyer.address, BigInt(ids[1]!)]);
+    await sendDirectly(services, keeper.wallet, partner.contract, 'transferFrom', [keeper.address, buyer.address, BigInt(ids[2]!)]);
+    const last = await sendDirectly(services, keeper.wallet, partner.contract, 'transferFrom', [keeper.address, buyer.address, BigInt(ids[3]!)]);
+    await services.cardIndex.waitUntilIndexed(CHAIN, last.blockNumber);
+    assert.equal(Number(last.blockNumber) - Number(first.blockNumber), 4, 'five blocks');
+    assert.equal((await services.cardIndex.getCard(CHAIN, partner.contract, ids[0]!))?.owner, third);
+    rewinds.length = 0;
+
+    // Read the lists all through the reorg: every page answers, and shows only cards of this mint.
+    let reading = true;
+    const pagesRead = (async () => {
+      let pages = 0;
+      while (reading) {
+        for (const owner of [keeper.address, buyer.address, third]) {
+          const page = await services.cardIndex.listByOwner({ chain: CHAIN, owner, contract: partner.contract, limit: 10 });
+          assert.ok(page.cards.every((card) => ids.includes(card.tokenId)), `page of ${owner}`);
+          pages += 1;
+        }
+        await sleep(20);
+      }
+      return pages;
+    })();
+
+    // The keeper's first two transfers come back (in nonce order, in later blocks); the buyer's
+    // transfer and the keeper's last two are gone.
+    const { firstNew } = await reorganise(services, 5, [
+      [await rawTransaction(services, first.transactionHash), 1],
+      [await rawTransaction(services, second.transactionHash), 3],
+    ]);
+    assert.equal(firstNew, Number(first.blockNumber));
+    assert.ok(Number(minted.blockNumber) < firstNew, 'the mint stays');
+    try {
+      await converged(services, partner.contract);
+    } finally {
+      reading = false;
+    }
+    assert.ok((await pagesRead) > 0, 'the lists were read during the reorg');
+    assert.ok(rewinds.some((block) => block < firstNew), `the index went back below block ${firstNew} (rewinds: ${rewinds.join(', ')})`);
+    const owners = await Promise.all(ids.map(async (id) => (await services.cardIndex.getCard(CHAIN, partner.contract, id))?.owner));
+    assert.deepEqual(owners, [buyer.address, buyer.address, keeper.address, keeper.address]);
+    assert.equal((await services.cardIndex.getCard(CHAIN, partner.contract, ids[0]!))?.updatedBlock, firstNew + 1);
+    assert.equal((await services.cardIndex.getCard(CHAIN, partner.contract, ids[1]!))?.updatedBlock, firstNew + 3);
+    assert.deepEqual((await services.cardIndex.listByOwner({ chain: CHAIN, owner: third, limit: 10 })).cards, []);
+    assert.deepEqual(await services.cardIndex.listContractsHeldBy({ chain: CHAIN, owner: keeper.address, limit: 10 }), {
+      contracts: [{ contract: partner.contract, cardCount: 2 }],
+      nextCursor: '',
+    });
+  });
+});

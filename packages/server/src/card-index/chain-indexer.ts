@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { PollingLoop } from '../lib/polling-loop.ts';
 import type { ChainContext } from '../chain/chains.ts';
+import { confirmedHeight } from '../chain/confirmations.ts';
 import type { Db } from '../store/database.ts';
 import {
   applyTransferRange,
@@ -43,7 +44,9 @@ const FORK_SEARCH_STEP = 32;
 /**
  * Follows the Transfer logs of one chain's card contracts into the store. Each pass: adopt newly
  * deployed contracts of nft_contracts, check the chain still contains the blocks the index was
- * built from (rewind if not), then read [cursor + 1, head] in ranges of at most blockRange blocks,
+ * built from (rewind if not), then read [cursor + 1, confirmed] in ranges of at most blockRange
+ * blocks (confirmed: the newest block the chain's `confirmations` rule counts as final, so lists
+ * show a card moved once its transaction is final everywhere else too),
  * each applied in one DB transaction together with its cursor. Contracts whose cursors stand at the
  * same block are read together, so a new contract catches up on its own and then joins the others.
  */
@@ -137,6 +140,7 @@ export class ChainCardIndexer {
     let cursors = await this.loadCursors();
     if (cursors.length === 0) return;
     if (await this.rewindIfForked(head, cursors)) cursors = await this.loadCursors();
+    const confirmed = Number(await confirmedHeight(chain, BigInt(head)));
 
     // Contracts whose cursors stand on one block are read together. Only start positions (where
     // nothing was applied yet) have no hash; an applied cursor's hash was checked just above.
@@ -150,8 +154,8 @@ export class ChainCardIndexer {
     for (const [lastBlock, { contracts, hash }] of [...groups].sort(([a], [b]) => a - b)) {
       let fromBlock = lastBlock + 1;
       let parentHash = hash;
-      while (fromBlock <= head) {
-        const toBlock = Math.min(head, fromBlock + this.range - 1);
+      while (fromBlock <= confirmed) {
+        const toBlock = Math.min(confirmed, fromBlock + this.range - 1);
         const fetched = await this.fetchRange(contracts, fromBlock, toBlock, parentHash);
         // The chain moved under the read: the next pass looks for a fork before reading again.
         if (fetched.status === 'unstable') return;

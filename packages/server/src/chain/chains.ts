@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { createPublicClient, defineChain, http, type Address, type Chain as ViemChain, type Hex, type PublicClient } from 'viem';
-import { CHAIN_NAMES, type ChainName, type Config } from '../config/config.ts';
+import { CHAIN_NAMES, chainConfirmations, type ChainConfirmations, type ChainName, type Config } from '../config/config.ts';
 import { AppError } from '../errors/app-error.ts';
 import { findRunningNode, ManagedNode, waitForRpc } from './managed-node.ts';
 import { Errors } from '../errors/codes.ts';
@@ -20,6 +20,8 @@ export interface ChainContext {
   managed: boolean;
   /** An embedded node that mines each transaction as it arrives (no block time configured). */
   automine: boolean;
+  /** When a mined transaction is final (config `confirmations`, resolved). */
+  confirmations: ChainConfirmations;
 }
 
 export interface ConnectChainsOptions {
@@ -71,7 +73,11 @@ export class ChainRegistry {
             settings.messagePrefix,
             rpcUrl,
             node,
-            { managed: settings.mode === 'managed', automine: settings.mode === 'managed' && settings.blockTimeSeconds === 0 },
+            {
+              managed: settings.mode === 'managed',
+              automine: settings.mode === 'managed' && settings.blockTimeSeconds === 0,
+              confirmations: chainConfirmations(settings),
+            },
             options.rpcRecorder,
           ),
         );
@@ -117,7 +123,7 @@ export function createChainContext(
   messagePrefix: string,
   rpcUrl: string,
   node: ManagedNode | undefined,
-  mining: { managed: boolean; automine: boolean },
+  mining: { managed: boolean; automine: boolean; confirmations?: ChainConfirmations },
   rpcRecorder?: RpcCallRecorder,
 ): ChainContext {
   const viemChain = defineChain({
@@ -131,7 +137,7 @@ export function createChainContext(
     chain: viemChain,
     transport: rpcRecorder ? recordedTransport(transport, name, rpcRecorder) : transport,
   }) as PublicClient;
-  return { name, chainId, messagePrefix, rpcUrl, viemChain, client, node, ...mining };
+  return { name, chainId, messagePrefix, rpcUrl, viemChain, client, node, confirmations: { depth: 0 }, ...mining };
 }
 
 /**

@@ -45,7 +45,8 @@ describe('the service on a Hardhat network node (external main chain)', runsHere
     node = await startHardhatNode({ chainId: CHAIN_ID });
     chain = createPublicClient({ transport: http(node.rpcUrl) }) as PublicClient;
     testApp = await openTestApp({
-      chains: { main: { mode: 'external', rpcUrl: node.rpcUrl, chainId: CHAIN_ID, messagePrefix: MAIN_MESSAGE_PREFIX }, ethereum: null, polygon: null },
+      // A chain id of no known network defaults to 12 confirmations; this node reorganises only when told to.
+      chains: { main: { mode: 'external', rpcUrl: node.rpcUrl, chainId: CHAIN_ID, messagePrefix: MAIN_MESSAGE_PREFIX, confirmations: { depth: 0 } }, ethereum: null, polygon: null },
     });
     // An external chain's operator is funded by whoever runs the service: here one of the node's accounts.
     await node.fund(testApp.services.operator.address, parseEther('100'));
@@ -199,7 +200,7 @@ describe('the service on a Hardhat network node that mines a block every 2 secon
     node = await startHardhatNode({ chainId: CHAIN_ID, blockTimeSeconds: 2 });
     chain = createPublicClient({ transport: http(node.rpcUrl) }) as PublicClient;
     testApp = await openTestApp({
-      chains: { main: { mode: 'external', rpcUrl: node.rpcUrl, chainId: CHAIN_ID, messagePrefix: MAIN_MESSAGE_PREFIX }, ethereum: null, polygon: null },
+      chains: { main: { mode: 'external', rpcUrl: node.rpcUrl, chainId: CHAIN_ID, messagePrefix: MAIN_MESSAGE_PREFIX, confirmations: { depth: 0 } }, ethereum: null, polygon: null },
       // Sent again while they wait for their block: the node answers "Known transaction".
       outbox: { pollIntervalMs: 50, rebroadcastAfterMs: 200 },
     });

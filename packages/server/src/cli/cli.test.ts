@@ -86,6 +86,7 @@ describe('wallet-service serve and operator CLI (child processes)', () => {
     assert.equal(approval.status, 1);
     assert.equal(approval.nft_id, 1);
     assert.equal(approval.mint_limit, 500);
+    assert.equal(approval.card_contract, 'indexed');
 
     const member = (await cli('user', 'create', '--name', 'Kim Member', '--phone', '+1 415 555 0199', '--email', 'kim@example.com', '--password', 'Tall-Maple-Cloud-42', '--pin', '582039', '--birth', '1990-02-03', '--json'));
     assert.equal(member.code, 0, member.stderr);

@@ -19,8 +19,10 @@ Commands:
                  (--password-stdin | --password P) (--pin-stdin | --pin PIN)
                                           register a partner (status 20); refused (440) once
                                           partnerProgram.endsAt has passed
-  partner approve --email E [--mint-limit N]
-                                          approve it: deploys its card contract (status 1)
+  partner approve --email E [--mint-limit N] [--card-contract indexed|lean]
+                                          approve it: deploys its card contract (status 1);
+                                          lean mints for less gas, its balanceOf grows with
+                                          its batches (docs/performance.md)
   partner unlock --email E                allow PIN signing again after 5 wrong PINs
   partner list [--search TEXT] [--limit N] [--cursor C]
                                           partners by e-mail; TEXT matches e-mail, phone or address
@@ -111,6 +113,7 @@ export const OPTIONS = {
   phone: { type: 'string' },
   'service-name': { type: 'string' },
   'mint-limit': { type: 'string' },
+  'card-contract': { type: 'string' },
   birth: { type: 'string' },
   to: { type: 'string' },
   amount: { type: 'string' },

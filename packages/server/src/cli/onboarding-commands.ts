@@ -1,12 +1,13 @@
 /** The CLI's commands that create and approve accounts (`partner create`, `user create`, …); command-table.ts names them. */
 import { sha256Hex } from '../custody/passwords.ts';
-import { approvePartner, createPartner, unlockPartnerPin } from '../partners/commands.ts';
+import { approvePartner, CARD_CONTRACT_KINDS, createPartner, unlockPartnerPin } from '../partners/commands.ts';
+import type { CardContractKind } from '../store/schema.ts';
 import { assertPartnerProgramOpen } from '../partner-api/program-window.ts';
 import { createUser, unlockMemberPin } from '../users/commands.ts';
 import { assertStrongPassword, assertStrongPin } from '../accounts/secret-strength.ts';
 import type { CliValues, Handler, Needs } from './handler.ts';
 import { MAX_MINT_LIMIT } from './account-commands.ts';
-import { required, sixDigitPin, wholeNumber } from './options.ts';
+import { required, sixDigitPin, UsageError, wholeNumber } from './options.ts';
 
 /**
  * The password and PIN of a new account, in clear, refused when weak (4011, 4010) before
@@ -37,15 +38,21 @@ export const onboardingCommands = {
   }) satisfies Handler<Needs['services']>,
   'partner approve': (async (services, values) => {
     const mintLimit = values['mint-limit'];
+    const cardContract = values['card-contract'];
+    if (typeof cardContract === 'string' && !CARD_CONTRACT_KINDS.includes(cardContract as CardContractKind)) {
+      throw new UsageError(`--card-contract must be one of ${CARD_CONTRACT_KINDS.join(', ')}`);
+    }
     const approved = await approvePartner(services, {
       email: required(values, 'email'),
       ...(typeof mintLimit === 'string' ? { mintLimit: wholeNumber(mintLimit, 'mint-limit', MAX_MINT_LIMIT) } : {}),
+      ...(typeof cardContract === 'string' ? { cardContract: cardContract as CardContractKind } : {}),
     });
     return {
       email: approved.partner.email,
       status: approved.partner.status,
       contract_address: approved.contractAddress,
       nft_id: approved.nftId,
+      card_contract: approved.cardContract,
       mint_limit: approved.partner.mint_limit,
     };
   }) satisfies Handler<Needs['services']>,

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { ConfigError, loadConfig } from './config.ts';
+import { chainConfirmations, ConfigError, loadConfig } from './config.ts';
 
 test('defaults: everything embedded on loopback, three managed chains, frozen', () => {
   const config = loadConfig({ env: {} });
@@ -99,4 +99,33 @@ test('/metrics: on the service port while it listens on loopback; elsewhere only
   assert.equal(loadConfig({ env: { HOST: '0.0.0.0', WALLET_METRICS_TOKEN: 'a-long-enough-token' } }).metrics.token, 'a-long-enough-token');
   assert.throws(() => loadConfig({ env: { WALLET_METRICS_TOKEN: 'short' } }), /\/metrics\/token/);
   assert.throws(() => loadConfig({ env: { PORT: '9464', WALLET_METRICS_PORT: '9464' } }), /the service's own port/);
+});
+
+test('confirmations: set per chain, else depth 0 embedded and a default by chain id external; a bad rule is refused by name', () => {
+  const external = (chainId: number) => ({ mode: 'external' as const, rpcUrl: 'https://rpc.example.org', chainId, messagePrefix: '\x19Ethereum Signed Message:\n' });
+  const config = loadConfig({ env: {}, overrides: { chains: { ethereum: external(1), polygon: external(80002), main: { confirmations: { depth: 3 } } } } });
+  assert.deepEqual(chainConfirmations(config.chains.main!), { depth: 3 });
+  assert.deepEqual(chainConfirmations(config.chains.ethereum!), { tag: 'finalized' });
+  assert.deepEqual(chainConfirmations(config.chains.polygon!), { tag: 'finalized' });
+  assert.deepEqual(chainConfirmations(loadConfig({ env: {} }).chains.main!), { depth: 0 });
+  assert.deepEqual(chainConfirmations(external(8217)), { depth: 0 }, 'Kaia: instant finality');
+  assert.deepEqual(chainConfirmations(external(1001)), { depth: 0 });
+  assert.deepEqual(chainConfirmations(external(424242)), { depth: 12 }, 'an unknown chain');
+  assert.deepEqual(chainConfirmations({ ...external(1), confirmations: { tag: 'safe' } }), { tag: 'safe' });
+
+  const fromEnv = loadConfig({
+    env: { WALLET_CHAIN_ETHEREUM_RPC_URL: 'https://rpc.example.org', WALLET_CHAIN_ETHEREUM_CHAIN_ID: '1', WALLET_CHAIN_ETHEREUM_CONFIRMATIONS: 'safe', WALLET_CHAIN_MAIN_CONFIRMATIONS: '2' },
+  });
+  assert.deepEqual(fromEnv.chains.ethereum && chainConfirmations(fromEnv.chains.ethereum), { tag: 'safe' });
+  assert.deepEqual(fromEnv.chains.main && chainConfirmations(fromEnv.chains.main), { depth: 2 });
+  assert.equal(fromEnv.chains.main?.mode, 'managed', 'the embedded chain keeps its other settings');
+
+  for (const rule of [{ depth: 1001 }, { depth: -1 }, { tag: 'latest' }, { depth: 2, tag: 'safe' }, 12]) {
+    assert.throws(
+      () => loadConfig({ env: {}, overrides: { chains: { main: { confirmations: rule } } } as never }),
+      (error: Error) => error instanceof ConfigError && error.message.includes(`/chains/main/confirmations: give { "depth": 0 to 1000 }, { "tag": "safe" } or { "tag": "finalized" }, not ${JSON.stringify(rule)}`),
+    );
+  }
+  assert.throws(() => loadConfig({ env: { WALLET_CHAIN_MAIN_CONFIRMATIONS: 'latest' } }), /WALLET_CHAIN_MAIN_CONFIRMATIONS: give a number of blocks \(0 to 1000\), safe or finalized, not latest/);
+  assert.throws(() => loadConfig({ env: { WALLET_CHAIN_MAIN_CONFIRMATIONS: '5000' } }), /\/chains\/main\/confirmations/);
 });

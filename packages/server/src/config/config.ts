@@ -7,11 +7,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import proxyAddr from '@fastify/proxy-addr';
 import { Value } from 'typebox/value';
+import { confirmationProblems } from './chains.ts';
 import { fromEnv } from './env.ts';
 import { ConfigError } from './errors.ts';
 import { ConfigSchema, defaultConfig, type Config, type ConfigOverrides } from './schema.ts';
 
-export { CHAIN_NAMES, type ChainName, type ManagedChainSettings } from './chains.ts';
+export { CHAIN_NAMES, chainConfirmations, type ChainConfirmations, type ChainName, type ManagedChainSettings } from './chains.ts';
 export { ConfigError } from './errors.ts';
 export { ConfigSchema, defaultConfig, type ChainSettings, type Config, type ConfigOverrides } from './schema.ts';
 
@@ -36,6 +37,8 @@ export function loadConfig(options: LoadConfigOptions = {}): Readonly<Config> {
   if (options.overrides) config = merge(config, options.overrides);
   config = withDerivedPublicUrl(config as Config, file, env, options.overrides);
 
+  const confirmations = confirmationProblems((config as { chains?: unknown }).chains);
+  if (confirmations.length > 0) throw new ConfigError(`invalid configuration:\n${confirmations.join('\n')}`);
   if (!Value.Check(ConfigSchema, config)) {
     const problems = [...Value.Errors(ConfigSchema, config)].map(
       (e) => `  ${e.instancePath || '/'}: ${e.message}`,

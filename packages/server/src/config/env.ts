@@ -28,6 +28,10 @@ export function fromEnv(env: NodeJS.ProcessEnv): ConfigOverrides {
         messagePrefix: env[`${prefix}_MESSAGE_PREFIX`] ?? (name === 'main' ? MAIN_MESSAGE_PREFIX : ETHEREUM_MESSAGE_PREFIX),
       };
     }
+    const confirmations = env[`${prefix}_CONFIRMATIONS`];
+    if (confirmations && chains[name] !== null) {
+      chains[name] = { ...(chains[name] as object | undefined), confirmations: toConfirmations(confirmations, `${prefix}_CONFIRMATIONS`) };
+    }
   }
   if (Object.keys(chains).length > 0) result.chains = chains;
   if (env.WALLET_METRICS_PORT || env.WALLET_METRICS_TOKEN || env.WALLET_METRICS_HOST) {
@@ -51,6 +55,13 @@ export function fromEnv(env: NodeJS.ProcessEnv): ConfigOverrides {
     };
   }
   return result as ConfigOverrides;
+}
+
+/** `safe`, `finalized` or a number of blocks. */
+function toConfirmations(value: string, name: string): unknown {
+  if (value === 'safe' || value === 'finalized') return { tag: value };
+  if (/^\d+$/.test(value.trim())) return { depth: Number(value) };
+  throw new ConfigError(`invalid configuration:\n  ${name}: give a number of blocks (0 to 1000), safe or finalized, not ${value}`);
 }
 
 function toNumber(value: string, name: string): number {

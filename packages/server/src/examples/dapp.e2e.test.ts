@@ -63,10 +63,17 @@ describe('example dapp (wagmi over App2App) in headless Chromium', () => {
     return (await link.getAttribute('href'))!;
   }
 
-  /** The member opens the request in the wallet app and approves it with the PIN. */
-  async function approveInWallet(link: string): Promise<void> {
+  /**
+   * The member opens the request in the wallet app and approves it with the PIN; `warned`: a call to a
+   * contract she never used, which she acknowledges first (the wallet asks no PIN before).
+   */
+  async function approveInWallet(link: string, warned = false): Promise<void> {
     await wallet.goto(link);
     await heading(wallet, 'Confirm request');
+    if (warned) {
+      await wallet.locator('#warnings').filter({ hasText: 'A contract you have never used' }).waitFor();
+      await wallet.getByLabel('I read the warning above and I still want to approve this request').check();
+    }
     await wallet.getByLabel('PIN (6 digits)').fill(member.pin);
     await wallet.getByRole('button', { name: 'Approve' }).click();
     await heading(wallet, 'Approved');
@@ -131,7 +138,7 @@ describe('example dapp (wagmi over App2App) in headless Chromium', () => {
     await dapp.waitForFunction(() => document.getElementById('contract-total')?.textContent === '0');
     await dapp.fill('#contract-x', '42');
     await dapp.click('#write button[type=submit]');
-    await approveInWallet(await dialogLink());
+    await approveInWallet(await dialogLink(), true);
     await dapp.waitForFunction(() => document.querySelector('#write-receipt .status')?.textContent === 'success');
     await dapp.waitForFunction(() => document.getElementById('contract-total')?.textContent === '42');
     assert.equal(await chain().readContract({ address, abi: target.abi as Abi, functionName: 'total' }), 42n);

@@ -27,7 +27,7 @@ export function storeAndChainCollector(deps: { db: Db; chains: ChainRegistry }, 
     gauges.outboxOldestPendingAge.reset();
     gauges.nonceLag.reset();
     for (const chain of deps.chains.all()) {
-      for (const state of ['unsent', 'sent', 'failed'] as const) gauges.outboxTransactions.set({ chain: chain.name, state }, 0);
+      for (const state of ['unsent', 'sent', 'unconfirmed', 'failed'] as const) gauges.outboxTransactions.set({ chain: chain.name, state }, 0);
       gauges.outboxOldestPendingAge.set({ chain: chain.name }, 0);
     }
     for (const row of depth) gauges.outboxTransactions.set({ chain: row.chain, state: row.state }, row.count);

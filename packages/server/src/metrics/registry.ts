@@ -78,7 +78,7 @@ export class ServiceMetrics implements HttpRecorder, RpcRecorder, SecurityRecord
   readonly #a2aRequests = new Counter({ name: 'wallet_a2a_requests_total', help: 'App2App requests by type and outcome of each step', labelNames: ['type', 'outcome'], registers: [this.registry] });
 
   readonly gauges: ScrapeGauges = {
-    outboxTransactions: new Gauge({ name: 'wallet_outbox_transactions', help: 'Outbox transactions by chain and state: unsent (stored, never broadcast), sent (broadcast, no receipt yet), failed', labelNames: ['chain', 'state'], registers: [this.registry] }),
+    outboxTransactions: new Gauge({ name: 'wallet_outbox_transactions', help: 'Outbox transactions by chain and state: unsent (stored, never broadcast), sent (broadcast, no receipt yet), unconfirmed (mined, block not confirmed yet), failed', labelNames: ['chain', 'state'], registers: [this.registry] }),
     outboxOldestPendingAge: new Gauge({ name: 'wallet_outbox_oldest_pending_age_seconds', help: 'Age of the oldest outbox transaction without a receipt, by chain (0 when none)', labelNames: ['chain'], registers: [this.registry] }),
     nonceLag: new Gauge({ name: 'wallet_outbox_nonce_lag', help: 'Nonces allocated by the outbox that the chain has not mined yet, per sending account with pending transactions', labelNames: ['chain', 'account'], registers: [this.registry] }),
     chainHead: new Gauge({ name: 'wallet_chain_head_block', help: 'Latest block number of each chain', labelNames: ['chain'], registers: [this.registry] }),

@@ -1,17 +1,20 @@
 import { sql } from 'kysely';
 import type { Db } from '../store/database.ts';
 
-/** Outbox rows waiting for a receipt (split by whether they were ever broadcast) and failed rows, by chain. */
-export async function outboxDepth(db: Db): Promise<Array<{ chain: string; state: 'unsent' | 'sent' | 'failed'; count: number }>> {
+/**
+ * Outbox rows waiting for a receipt (split by whether they were ever broadcast), rows whose block
+ * is not confirmed yet, and failed rows, by chain.
+ */
+export async function outboxDepth(db: Db): Promise<Array<{ chain: string; state: 'unsent' | 'sent' | 'unconfirmed' | 'failed'; count: number }>> {
   const rows = await db
     .selectFrom('outbox_transactions')
-    .where('status', 'in', ['signed', 'failed'])
+    .where('status', 'in', ['signed', 'included', 'failed'])
     .select(['chain', 'status', sql<number>`case when last_broadcast_ms is null then 1 else 0 end`.as('unsent'), sql<string>`count(*)`.as('count')])
     .groupBy(['chain', 'status', sql`case when last_broadcast_ms is null then 1 else 0 end`])
     .execute();
   return rows.map((row) => ({
     chain: row.chain,
-    state: row.status === 'failed' ? 'failed' : Number(row.unsent) === 1 ? 'unsent' : 'sent',
+    state: row.status === 'failed' ? 'failed' : row.status === 'included' ? 'unconfirmed' : Number(row.unsent) === 1 ? 'unsent' : 'sent',
     count: Number(row.count),
   }));
 }

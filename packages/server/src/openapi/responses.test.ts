@@ -203,6 +203,14 @@ test('every operation answers as the document says, for a recorded set of reques
     payload: { pin: 'c'.repeat(64), to_address: partner.contractAddress },
   });
   await call('GET', '/v2/wallet-app/activity', { headers: bearer });
+  await call('GET', '/v2/wallet-app/activity', { url: '/v2/wallet-app/activity?cursor=nonsense', headers: bearer });
+  const transfer = { chain: 'main', amount: '0.01', to_address: partner.contractAddress };
+  await call('POST', '/v2/wallet-app/transfers/quote', { headers: bearer, payload: transfer });
+  await call('POST', '/v2/wallet-app/transfers/quote', { headers: bearer, payload: { ...transfer, amount: '5' } });
+  await call('POST', '/v2/wallet-app/transfers', { headers: bearer, payload: { ...transfer, pin: member.pinHash, idempotency_key: 'docs-transfer-1' } });
+  await call('POST', '/v2/wallet-app/transfers', { headers: bearer, payload: { ...transfer, pin: 'c'.repeat(64), idempotency_key: 'docs-transfer-2' } });
+  await call('GET', '/send', { url: '/send?chain=main' });
+  await call('GET', '/receive', { url: '/receive?chain=main' });
   await call('GET', '/cards');
   await call('GET', '/cards/{nft_id}/{card_id}', { url: `/cards/${partner.nftId}/${heldId}` });
   await call('GET', '/cards/{nft_id}/{card_id}/send', { url: `/cards/${partner.nftId}/${heldId}/send` });
@@ -247,6 +255,8 @@ test('every operation answers as the document says, for a recorded set of reques
   await call('POST', '/v2/wallet-app/faucet', { headers: bearer, payload: { chain: 'main' } });
   await call('POST', '/v2/wallet-app/faucet', { headers: bearer, payload: { chain: 'polygon' } });
   await call('GET', '/v2/wallet-app/sessions', { headers: bearer });
+  await call('GET', '/v2/wallet-app/sessions/current', { headers: bearer });
+  await call('GET', '/v2/wallet-app/sessions/current');
   await call('DELETE', '/v2/wallet-app/sessions/{session_id}', { url: '/v2/wallet-app/sessions/not-a-session', headers: bearer });
   await call('DELETE', '/v2/wallet-app/sessions/current', { headers: bearer });
   await call('DELETE', '/v2/wallet-app/sessions', { headers: bearer });

@@ -3,12 +3,16 @@ import type { OutboxRow } from '../store/schema.ts';
 
 /**
  * The states a transaction goes through. `signed`: stored, and sent or to be sent again (`error`
- * holds the last failed broadcast). `mined`: its receipt is stored; it goes back to `signed` when
- * the node loses the block (see verifyMined). `failed`: its nonce was used by a transaction the
- * outbox never signed, so it can never be mined.
+ * holds the last failed broadcast). `included`: its receipt is stored, from a block the chain's
+ * confirmation rule does not count as final yet (never on a chain with depth 0); it becomes `mined`
+ * once the block is confirmed, or goes back to `signed` when a reorg replaces the block (see
+ * confirmations.ts). `mined`: its receipt is stored and its block confirmed: final for everything
+ * downstream; it goes back to `signed` only when the node loses the block (see verifyMined).
+ * `failed`: its nonce was used by a transaction the outbox never signed, so it can never be mined.
  */
 export type TransactionState =
   | { status: 'signed'; receiptStatus: null; blockNumber: null; contractAddress: null; error: string | null }
+  | { status: 'included'; receiptStatus: 'success' | 'reverted'; blockNumber: number; contractAddress: Address | null; error: null }
   | { status: 'mined'; receiptStatus: 'success' | 'reverted'; blockNumber: number; contractAddress: Address | null; error: null }
   | { status: 'failed'; receiptStatus: null; blockNumber: null; contractAddress: null; error: string };
 
@@ -52,6 +56,7 @@ export function toTransaction(row: OutboxRow): OutboxTransaction {
   switch (status) {
     case 'signed':
       return { ...transaction, status, receiptStatus: null, blockNumber: null, contractAddress: null, error: row.error };
+    case 'included':
     case 'mined':
       return {
         ...transaction,
@@ -73,6 +78,7 @@ export function isFinal(transaction: TransactionState): boolean {
   const status = transaction.status;
   switch (status) {
     case 'signed':
+    case 'included':
       return false;
     case 'mined':
     case 'failed':

@@ -1,10 +1,12 @@
 import { EventEmitter } from 'node:events';
 import type { ChainContext, ChainRegistry } from '../chain/chains.ts';
+import { isInstant } from '../chain/confirmations.ts';
 import { embeddedNodeUnsticker } from '../chain/embedded-node-pool.ts';
 import type { Db } from '../store/database.ts';
 import type { StoreDialect } from '../store/migrations/index.ts';
 import { PollingLoop } from '../lib/polling-loop.ts';
 import { Broadcaster } from './broadcast.ts';
+import { ConfirmationTracker } from './confirmations.ts';
 import { BalanceReservations, FeeCache } from './fees.ts';
 import { isFinal, toTransaction, type OutboxTransaction } from './lifecycle.ts';
 import { NonceConflicts, NonceExpectations } from './nonces.ts';
@@ -46,6 +48,7 @@ export class TransactionOutbox {
   private readonly submitter: Submitter;
   private readonly loop: PollingLoop;
   private readonly rewinds: ChainRewindWatch;
+  private readonly confirmations: ConfirmationTracker;
 
   constructor(options: OutboxOptions) {
     this.chains = options.chains;
@@ -53,11 +56,16 @@ export class TransactionOutbox {
     this.settled.setMaxListeners(0);
     const { chains, log } = options;
     const store = (this.store = new OutboxStore(options.db, options.dialect));
-    const recorder = new ReceiptRecorder(store, (transaction, logs) => {
-      this.broadcaster.forget(transaction.id);
-      this.conflicts.forget(transaction.id);
-      this.settled.emit(transaction.id, logs ? { ...transaction, logs } : transaction);
-    });
+    const recorder = new ReceiptRecorder(
+      store,
+      (chain) => !chains.has(chain) || isInstant(chains.get(chain).confirmations),
+      (transaction, logs) => {
+        this.broadcaster.forget(transaction.id);
+        this.conflicts.forget(transaction.id);
+        // An `included` one settles when its block is confirmed (ConfirmationTracker).
+        if (isFinal(transaction)) this.settled.emit(transaction.id, logs ? { ...transaction, logs } : transaction);
+      },
+    );
     this.conflicts = new NonceConflicts({
       store,
       recordReceipt: (row, receipt) => recorder.recordReceipts([{ row, receipt }]),
@@ -102,9 +110,21 @@ export class TransactionOutbox {
       onRewind: (chain) => this.verifyMined(chain),
       recordedAbove: (chain, blockNumber, limit) => store.minedAbove(chain, blockNumber, limit),
     }));
+    const confirmations = (this.confirmations = new ConfirmationTracker({
+      chains,
+      store,
+      onConfirmed: (ids) => {
+        for (const id of ids) if (this.settled.listenerCount(id) > 0) void this.findById(id).then((transaction) => this.settled.emit(id, transaction), () => {});
+      },
+      onReplaced: (chain, moved, dropped) => {
+        this.options.log?.warn(`outbox: a reorg on chain ${chain.name} replaced the blocks of ${moved + dropped} unconfirmed transactions: ${moved} found in new blocks, ${dropped} to be sent again`);
+        if (dropped > 0) this.kick();
+      },
+    }));
     this.loop = new PollingLoop(async () => {
       await rewinds.check(chains.all());
       await tracker.trackPending();
+      await confirmations.check();
     }, options.pollIntervalMs, (error) =>
       this.options.log?.warn(`outbox: ${error.message}`),
     );
@@ -155,8 +175,9 @@ export class TransactionOutbox {
   }
 
   /**
-   * Resolves when the transaction is mined or has failed for good; with the receipt's logs when it
-   * was mined here while waiting (the caller need not ask the node for the receipt again).
+   * Resolves when the transaction is mined (its block confirmed by the chain's rule) or has failed
+   * for good; with the receipt's logs when it was mined here while waiting on a chain with depth 0
+   * (the caller need not ask the node for the receipt again).
    */
   async waitForFinal(id: string, timeoutMs = 60_000): Promise<OutboxTransaction> {
     const deadline = Date.now() + timeoutMs;
@@ -197,6 +218,14 @@ export class TransactionOutbox {
       this.kick();
     }
     return lostTotal;
+  }
+
+  /**
+   * One pass of the confirmation check now (ConfirmationTracker): confirms what the chain's rule
+   * counts as final, undoes what a reorg replaced. The polling loop runs it too.
+   */
+  confirmPending(): Promise<void> {
+    return this.confirmations.check();
   }
 
   /** Runs one pass now instead of at the next interval. */

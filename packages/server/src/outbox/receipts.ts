@@ -49,10 +49,15 @@ export async function receiptsOf(chains: Pick<ChainRegistry, 'get'>, rows: Outbo
   );
 }
 
-/** Stores receipts and tells `onMined` of each transaction they settle. */
+/**
+ * Stores receipts and tells `onMined` of each transaction: `mined` (final) on a chain whose rule is
+ * depth 0, else `included` until ConfirmationTracker confirms its block.
+ */
 export class ReceiptRecorder {
   constructor(
     private readonly store: Pick<OutboxStore, 'recordReceipts'>,
+    /** Whether the chain's transactions are final with their receipt (depth 0). */
+    private readonly instant: (chain: string) => boolean,
     /** `logs`: the receipt's, as the node gave them (they are not stored). */
     private readonly onMined: (transaction: OutboxTransaction, logs: readonly Log[] | undefined) => void,
   ) {}
@@ -61,7 +66,7 @@ export class ReceiptRecorder {
     const now = Date.now();
     const recorded = mined.map(({ row, receipt }) => ({
       ...row,
-      status: 'mined',
+      status: this.instant(row.chain) ? 'mined' : 'included',
       receipt_status: receipt.status,
       block_number: Number(receipt.blockNumber),
       block_hash: receipt.blockHash,

@@ -126,6 +126,63 @@ export class OutboxStore {
     }
   }
 
+  /** Rows whose receipt is stored but whose block is not confirmed yet, lowest block first. */
+  unconfirmed(limit: number): Promise<OutboxRow[]> {
+    return this.db
+      .selectFrom('outbox_transactions')
+      .selectAll()
+      .where('status', '=', 'included')
+      .orderBy('block_number')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
+  /**
+   * Confirms rows still recorded in the block `blockHash` (a process that saw the block replaced
+   * meanwhile has moved them); answers the ids confirmed by this call.
+   */
+  async confirm(ids: string[], blockHash: string, now: number): Promise<string[]> {
+    return this.db.transaction().execute(async (trx) => {
+      await this.lockInOrder(trx, ids);
+      const confirmed = await trx
+        .updateTable('outbox_transactions')
+        .set({ status: 'mined', updated_ms: now })
+        .where('id', 'in', ids)
+        .where('status', '=', 'included')
+        .where('block_hash', '=', blockHash)
+        .returning('id')
+        .execute();
+      return confirmed.map((row) => row.id);
+    });
+  }
+
+  /**
+   * Rows whose block a reorg replaced: each with its receipt in the new chain is recorded in its new
+   * block, still `included`; each without one goes back to `signed`, to be sent again with its
+   * stored bytes. Only rows still recorded in the replaced block change.
+   */
+  async replaceReceipts(replaced: Array<{ row: OutboxRow; receipt: Pick<OutboxRow, 'receipt_status' | 'block_number' | 'block_hash' | 'gas_used' | 'contract_address'> | undefined }>, now: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await this.lockInOrder(trx, replaced.map(({ row }) => row.id));
+      for (const { row, receipt } of replaced) {
+        await trx
+          .updateTable('outbox_transactions')
+          .set(receipt ? { ...receipt, updated_ms: now } : { ...SIGNED_COLUMNS, last_broadcast_ms: null, updated_ms: now })
+          .where('id', '=', row.id)
+          .where('status', '=', 'included')
+          .where('block_hash', '=', row.block_hash)
+          .execute();
+      }
+    });
+  }
+
+  /** PostgreSQL: locks the rows in id order before a multi-row update, as recordReceipts does. */
+  private async lockInOrder(trx: DbTransaction, ids: string[]): Promise<void> {
+    if (this.dialect !== 'postgres' || ids.length === 0) return;
+    await trx.selectFrom('outbox_transactions').select('id').where('id', 'in', ids).orderBy('id').forUpdate().execute();
+  }
+
   /** A failed broadcast, stored for the operator to see. */
   async recordBroadcastFailure(id: string, now: number, error: string): Promise<void> {
     await this.db
@@ -167,16 +224,20 @@ export class OutboxStore {
         }
         // One statement for the whole batch; Kysely builds no UPDATE ... FROM (VALUES ...) itself.
         const receipts = sql.join(
-          batch.map((row) => sql`(${row.id}, ${row.receipt_status}, ${row.block_number}, ${row.block_hash}, ${row.gas_used}, ${row.contract_address})`),
+          batch.map(
+            (row) => sql`(${row.id}, ${row.status}, ${row.receipt_status}, ${row.block_number}, ${row.block_hash}, ${row.gas_used}, ${row.contract_address})`,
+          ),
         );
+        // A receipt read before another process confirmed the row never takes it back to `included`.
         await sql`
-          with receipts (id, receipt_status, block_number, block_hash, gas_used, contract_address) as (values ${receipts})
+          with receipts (id, status, receipt_status, block_number, block_hash, gas_used, contract_address) as (values ${receipts})
           update outbox_transactions
-          set status = 'mined', receipt_status = receipts.receipt_status, block_number = cast(receipts.block_number as bigint),
+          set status = receipts.status, receipt_status = receipts.receipt_status, block_number = cast(receipts.block_number as bigint),
             block_hash = receipts.block_hash, gas_used = receipts.gas_used, contract_address = receipts.contract_address,
             error = null, updated_ms = ${now}
           from receipts
-          where outbox_transactions.id = receipts.id`.execute(trx);
+          where outbox_transactions.id = receipts.id
+            and not (outbox_transactions.status = 'mined' and receipts.status = 'included')`.execute(trx);
       }
     });
   }

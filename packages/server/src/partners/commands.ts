@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { cardBaseUri } from '../cards/card-uri.ts';
 import { encodeDeployData, parseEther, type Address } from 'viem';
-import { cardNftAbi, cardNftBytecode } from '@wallet-service/contracts';
+import { cardNftAbi, cardNftBytecode, leanCardNftBytecode } from '@wallet-service/contracts';
 import type { Config } from '../config/config.ts';
 import type { Store } from '../store/database.ts';
 import type { KeyVault } from '../custody/key-vault.ts';
@@ -11,7 +11,7 @@ import type { Operator } from '../operator/operator.ts';
 import { AppError } from '../errors/app-error.ts';
 import { hashPassword } from '../custody/passwords.ts';
 import { epochSeconds, isUniqueViolation } from '../store/database.ts';
-import type { PartnerRow } from '../store/schema.ts';
+import type { CardContractKind, PartnerRow } from '../store/schema.ts';
 import { normalizePhone } from '../lib/phone.ts';
 import { ensureEscrowContract } from '../operator/escrow.ts';
 import { monthKey } from '../lib/time.ts';
@@ -88,7 +88,13 @@ export interface ApprovedPartner {
   partner: PartnerRow;
   contractAddress: Address;
   nftId: number;
+  cardContract: CardContractKind;
 }
+
+export const CARD_CONTRACT_KINDS: readonly CardContractKind[] = ['indexed', 'lean'];
+
+// Both contracts have the same ABI (functions, events, errors), so only the deployment differs.
+const cardContractBytecode = { indexed: cardNftBytecode, lean: leanCardNftBytecode } as const satisfies Record<CardContractKind, `0x${string}`>;
 
 /**
  * Approves a partner: deploys its card contract (operator-paid), funds its account so it can pay
@@ -97,7 +103,7 @@ export interface ApprovedPartner {
  */
 export async function approvePartner(
   deps: { config: Readonly<Config>; store: Store; chains: ChainRegistry; outbox: TransactionOutbox; operator: Operator },
-  input: { email: string; mintLimit?: number; chain?: string },
+  input: { email: string; mintLimit?: number; chain?: string; cardContract?: CardContractKind },
 ): Promise<ApprovedPartner> {
   const db = deps.store.db;
   const chain = deps.chains.get(input.chain ?? 'main');
@@ -105,15 +111,24 @@ export async function approvePartner(
   if (input.mintLimit !== undefined && (!Number.isInteger(input.mintLimit) || input.mintLimit < 0)) {
     throw new AppError(Errors.BadRequest, { detail: 'mint limit must be a whole number' });
   }
+  if (input.cardContract !== undefined && !CARD_CONTRACT_KINDS.includes(input.cardContract)) {
+    throw new AppError(Errors.BadRequest, { detail: `card contract must be one of ${CARD_CONTRACT_KINDS.join(', ')}` });
+  }
+  const existing = await store.findPartnerContract(db, partner.id);
+  // The kind is chosen once: a deployment under way or done is never switched to the other kind.
+  if (existing && input.cardContract !== undefined && existing.kind !== input.cardContract) {
+    throw new AppError(Errors.BadRequest, { detail: `the partner's card contract is already ${existing.kind}` });
+  }
   const escrow = await ensureEscrowContract(deps, chain.name);
 
   const contract =
-    (await store.findPartnerContract(db, partner.id)) ??
+    existing ??
     (await store.insertPartnerContract(db, {
       chain: chain.name,
       partnerId: partner.id,
       name: partner.service_name,
       symbol: symbolOf(partner.service_name),
+      kind: input.cardContract ?? 'indexed',
       deployOutboxId: `deploy-card-contract:${partner.id}`,
       now: epochSeconds(),
     }));
@@ -126,7 +141,7 @@ export async function approvePartner(
     to: null,
     data: encodeDeployData({
       abi: cardNftAbi,
-      bytecode: cardNftBytecode,
+      bytecode: cardContractBytecode[contract.kind],
       args: [contract.name, contract.symbol, cardBaseUri(deps.config.publicUrl, nftId), partner.main_address as Address, escrow],
     }),
   });
@@ -155,7 +170,7 @@ export async function approvePartner(
     ...(input.mintLimit !== undefined ? { mintLimit: input.mintLimit } : {}),
     now: epochSeconds(),
   });
-  return { partner: await findPartnerByEmail(deps, partner.email), contractAddress, nftId };
+  return { partner: await findPartnerByEmail(deps, partner.email), contractAddress, nftId, cardContract: contract.kind };
 }
 
 /** Operator unlock after five wrong PINs. */

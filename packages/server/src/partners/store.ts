@@ -1,5 +1,5 @@
 import type { Db } from '../store/database.ts';
-import type { NftContractRow, PartnerRow } from '../store/schema.ts';
+import type { CardContractKind, NftContractRow, PartnerRow } from '../store/schema.ts';
 
 export async function findPartnerById(db: Db, id: string): Promise<PartnerRow | undefined> {
   return db.selectFrom('partners').selectAll().where('id', '=', id).executeTakeFirst();
@@ -57,12 +57,13 @@ export async function findPartnerContract(db: Db, partnerId: string): Promise<Nf
 /** A card contract row before its deployment is mined (address null). */
 export async function insertPartnerContract(
   db: Db,
-  input: { chain: string; partnerId: string; name: string; symbol: string; deployOutboxId: string; now: number },
+  input: { chain: string; partnerId: string; name: string; symbol: string; kind: CardContractKind; deployOutboxId: string; now: number },
 ): Promise<NftContractRow> {
   return db
     .insertInto('nft_contracts')
     .values({
       chain: input.chain,
+      kind: input.kind,
       address: null,
       partner_id: input.partnerId,
       name: input.name,

@@ -36,6 +36,7 @@ export interface Database {
   messenger_messages: MessengerMessageTable;
   escrow_claims: EscrowClaimTable;
   card_claims: CardClaimTable;
+  member_transfers: MemberTransferTable;
   partner_idempotency_keys: PartnerIdempotencyKeyTable;
   webhook_endpoints: WebhookEndpointTable;
   webhook_messages: WebhookMessageTable;
@@ -142,8 +143,13 @@ export interface NftContractTable {
   name: string;
   symbol: string;
   deploy_outbox_id: string;
+  /** The contract deployed: `indexed` (CardNFT) or `lean` (LeanCardNFT); fixed once the row exists. */
+  kind: ColumnType<CardContractKind, CardContractKind | undefined, never>;
   created_at: number;
 }
+
+/** The card contract kinds a partner can be approved with (docs/performance.md has the trade-off). */
+export type CardContractKind = 'indexed' | 'lean';
 
 export interface AccountNonceTable {
   chain: string;
@@ -151,8 +157,11 @@ export interface AccountNonceTable {
   next_nonce: number;
 }
 
-/** `signed`: stored (and sent, or to be sent again) until its receipt is stored; then `mined`. */
-export type OutboxStatus = 'signed' | 'mined' | 'failed';
+/**
+ * `signed`: stored (and sent, or to be sent again) until its receipt is stored; then `included`
+ * until its block is confirmed (chains with confirmations above 0), then `mined` (outbox/lifecycle.ts).
+ */
+export type OutboxStatus = 'signed' | 'included' | 'mined' | 'failed';
 
 export interface OutboxTransactionTable {
   id: string;
@@ -541,6 +550,29 @@ export interface EscrowClaimTable {
 }
 
 export type EscrowClaimRow = Selectable<EscrowClaimTable>;
+
+/** Coins or tokens a member sent from the wallet app, or test coins sent to her (migration 024). */
+export interface MemberTransferTable {
+  id: string;
+  user_id: string;
+  /** The key the member's app sent: one send per (user_id, idempotency_key). */
+  idempotency_key: string;
+  /** SHA-256 of what was asked (chain, token, recipient, amount): a key used again for another send is refused (4090). */
+  request_hash: string;
+  kind: 'coin' | 'token' | 'faucet';
+  chain: string;
+  /** Lower-case ERC-20 contract; null for the chain's coin. */
+  token: string | null;
+  /** Lower-case recipient. */
+  to_address: string;
+  /** Smallest units (wei for coins), decimal. */
+  units: string;
+  /** The outbox idempotency key of the transaction. */
+  outbox_key: string;
+  created_ms: number;
+}
+
+export type MemberTransferRow = Selectable<MemberTransferTable>;
 
 /** A card an operation holds until its transaction is final (cards/claims). */
 export interface CardClaimTable {

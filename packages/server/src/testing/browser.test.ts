@@ -139,8 +139,9 @@ describe('npm test on a machine without Chromium', () => {
   /** The test runner on one browser suite (and `others`), with an empty PATH and home: no Chromium anywhere it looks. */
   function runTests(env: Record<string, string>, others: string[] = []) {
     const inherited = { ...process.env };
-    // NODE_TEST_CONTEXT would make the inner test runner report to this one instead of its output.
-    for (const name of ['CHROMIUM_PATH', 'CI', 'PLAYWRIGHT_BROWSERS_PATH', 'XDG_CACHE_HOME', 'TEST_DATABASE_URL', 'NODE_TEST_CONTEXT', 'WALLET_TEST_BROWSER']) delete inherited[name];
+    // NODE_TEST_CONTEXT would make the inner test runner report to this one instead of its output;
+    // WALLET_TEST_TIMES_FILE would have the inner run overwrite the outer run's figures.
+    for (const name of ['CHROMIUM_PATH', 'CI', 'PLAYWRIGHT_BROWSERS_PATH', 'XDG_CACHE_HOME', 'TEST_DATABASE_URL', 'NODE_TEST_CONTEXT', 'WALLET_TEST_BROWSER', 'WALLET_TEST_TIMES_FILE']) delete inherited[name];
     return spawnSync(process.execPath, ['scripts/run-tests.mjs', claimPage, ...others], {
       cwd: root,
       encoding: 'utf8',

@@ -4,6 +4,7 @@ import { approvePartner, createPartner } from '../partners/commands.ts';
 import { createUser } from '../users/commands.ts';
 import type { Config } from '../config/config.ts';
 import type { Store } from '../store/database.ts';
+import type { CardContractKind } from '../store/schema.ts';
 import type { KeyVault } from '../custody/key-vault.ts';
 import type { ChainRegistry } from '../chain/chains.ts';
 import type { TransactionOutbox } from '../outbox/outbox.ts';
@@ -36,7 +37,7 @@ export async function buildPartner(deps: { config: Readonly<Config>; store: Stor
 }
 
 /** Creates and approves a partner: its card contract is deployed. */
-export async function buildApprovedPartner(deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox; operator: Operator }, overrides: { mintLimit?: number } = {}) {
+export async function buildApprovedPartner(deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox; operator: Operator }, overrides: { mintLimit?: number; cardContract?: CardContractKind } = {}) {
   const built = await buildPartner(deps);
   const approved = await approvePartner(deps, { email: built.partner.email, ...overrides });
   return { ...built, ...approved };

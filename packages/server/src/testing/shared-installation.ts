@@ -31,6 +31,8 @@ export async function createSharedInstallation(options: {
   store: 'sqlite' | 'postgres';
   /** The configuration file's content (WALLET_CONFIG). */
   configFile?: Record<string, unknown>;
+  /** More environment for every process of the installation (e.g. WALLET_CHAIN_MAIN_CONFIRMATIONS). */
+  env?: Record<string, string>;
 }): Promise<SharedInstallation> {
   const dataDir = mkdtempSync(join(tmpdir(), 'wallet-shared-'));
   const schema = options.store === 'postgres' ? await createTestSchema() : undefined;
@@ -53,6 +55,7 @@ export async function createSharedInstallation(options: {
       WALLET_CHAIN_POLYGON: 'off',
       PORT: '0',
       LOG_LEVEL: 'warn',
+      ...options.env,
     };
     delete env.DATABASE_URL;
     if (schema) env.DATABASE_URL = databaseUrlWithSchema(schema.databaseUrl, schema.schema);

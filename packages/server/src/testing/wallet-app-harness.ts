@@ -3,7 +3,8 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import { after, before } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { pino } from 'pino';
 import type { App } from '../app.ts';
 import { withBackgroundJobs } from '../background-jobs.ts';
@@ -14,6 +15,7 @@ import { startService, stopService } from './service-process.ts';
 import { createTestInstallation, type TestInstallation } from './test-services.ts';
 import { databaseUrlWithSchema } from './test-store.ts';
 import { RATE_LIMIT_GROUPS } from '../http/rate-limit/limits.ts';
+import { launchChromium } from './browser.ts';
 
 /**
  * What the wallet app's browser suites share: `wallet-service serve` as a child process (as `npm
@@ -76,6 +78,51 @@ export async function startWalletAppService(extraEnv: NodeJS.ProcessEnv = {}): P
     throw error;
   }
   return { baseUrl, services, stop };
+}
+
+export type Device = (typeof VIEWPORTS)[number];
+
+/** What a browser suite file shares: one service and one Chromium for the file, and what its pages reported. */
+export interface WalletAppSuite {
+  readonly service: WalletAppService;
+  readonly browser: Browser;
+  /** Script errors, console errors and failed loads of every watched page (see watched). */
+  readonly problems: string[];
+  /** A new browser context at the device's size, as a phone or a desktop. */
+  context(device: Device): Promise<BrowserContext>;
+  /** For the file's last test: no page had a problem but those `expected` matches (a 404 page asked for on purpose). */
+  assertNoProblems(expected?: RegExp): void;
+}
+
+/** Starts the service (with `env` added) and Chromium before the file's tests, and stops them after. */
+export function walletAppSuite(env: NodeJS.ProcessEnv = {}): WalletAppSuite {
+  let service: WalletAppService | undefined;
+  let browser: Browser | undefined;
+  const problems: string[] = [];
+  before(async () => {
+    service = await startWalletAppService(env);
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await service?.stop();
+  });
+  const suite: WalletAppSuite = {
+    get service() {
+      return service!;
+    },
+    get browser() {
+      return browser!;
+    },
+    problems,
+    context: (device) => browser!.newContext({ viewport: device.viewport, isMobile: device.isMobile, hasTouch: device.hasTouch }),
+    assertNoProblems: (expected) =>
+      assert.deepEqual(
+        problems.filter((problem) => !expected?.test(problem)),
+        [],
+      ),
+  };
+  return suite;
 }
 
 /** A config file raising the per-address rate limits: every browser of a test comes from 127.0.0.1, far more often than a client would. */

@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { cardNftAbi } from '@wallet-service/contracts';
 import { getAddress, parseEther, type Address } from 'viem';
 import { buildMintPayload, partnerCall } from '../cards/testing/card-factories.ts';
 import { signedInPartner } from '../partner-api/testing/partner-session.ts';
 import { freshPhone } from '../people/test-support.ts';
-import { launchChromium } from '../testing/browser.ts';
 import { buildUser } from '../testing/factories.ts';
-import { heading, overHttp, screen, startWalletAppService, VIEWPORTS, watched, type WalletAppService } from '../testing/wallet-app-harness.ts';
+import { heading, overHttp, screen, VIEWPORTS, walletAppSuite, watched } from '../testing/wallet-app-harness.ts';
 import { unlockMemberPin } from '../users/commands.ts';
 
 /**
@@ -19,18 +18,8 @@ import { unlockMemberPin } from '../users/commands.ts';
  * sent a card by name and phone signing up and owning it on chain.
  */
 
-let service: WalletAppService;
-let browser: Browser;
-const problems: string[] = [];
-
-before(async () => {
-  service = await startWalletAppService();
-  browser = await launchChromium();
-});
-after(async () => {
-  await browser?.close();
-  await service?.stop();
-});
+const suite = walletAppSuite();
+const { problems } = suite;
 
 const SEVENTEEN_YEARS_AGO = new Date(Date.now() - 17 * 365.25 * 86_400_000).toISOString().slice(0, 10);
 
@@ -40,10 +29,10 @@ for (const device of VIEWPORTS) {
     let wallet: Page;
     const shot = (name: string) => screen(wallet, device.name, name);
     const newcomer = { name: `Alex ${device.name === 'phone' ? 'Phone' : 'Desk'} Rivera`, phone: freshPhone(), email: `alex-${randomUUID()}@example.com`, password: 'correct horse battery', pin: '246810' };
-    const chain = () => service.services.chains.get('main').client;
+    const chain = () => suite.service.services.chains.get('main').client;
 
     before(async () => {
-      context = await browser.newContext({ viewport: device.viewport, isMobile: device.isMobile, hasTouch: device.hasTouch });
+      context = await suite.context(device);
       wallet = await watched(context, `${device.name} wallet`, problems);
     });
     after(() => context?.close());
@@ -64,12 +53,12 @@ for (const device of VIEWPORTS) {
     };
 
     test('sign-up: every refusal is told in words and keeps nothing; then the wallet opens signed in', async () => {
-      const existing = await buildUser(service.services);
-      await wallet.goto(`${service.baseUrl}/`);
+      const existing = await buildUser(suite.service.services);
+      await wallet.goto(`${suite.service.baseUrl}/`);
       await heading(wallet, 'Sign in');
       await wallet.getByRole('link', { name: 'Create a wallet' }).click();
       await heading(wallet, 'Create your wallet');
-      assert.equal(wallet.url(), `${service.baseUrl}/sign-up`);
+      assert.equal(wallet.url(), `${suite.service.baseUrl}/sign-up`);
       await shot('sign-up');
 
       await fillSignUp({ ...newcomer, pinAgain: '246811' });
@@ -94,45 +83,45 @@ for (const device of VIEWPORTS) {
       await refused('The legal name does not match your identity check.');
       // A card to this person is being minted: its invite waits for the reserved wallet.
       const inviteId = randomUUID();
-      await service.services.store.db
+      await suite.service.services.store.db
         .insertInto('person_invites')
         .values({ id: inviteId, partner_id: 'partner-e2e', phone: newcomer.phone, name: newcomer.name, reserved_wallet_id: null, created_at: Math.floor(Date.now() / 1000), sent_at: null, quota_charges: null, used_at: null })
         .execute();
       await fillSignUp(newcomer);
       await refused('A card is being sent to you right now');
-      await service.services.store.db.deleteFrom('person_invites').where('id', '=', inviteId).execute();
-      const members = await service.services.store.db.selectFrom('users').select('id').where('email', '=', newcomer.email).execute();
+      await suite.service.services.store.db.deleteFrom('person_invites').where('id', '=', inviteId).execute();
+      const members = await suite.service.services.store.db.selectFrom('users').select('id').where('email', '=', newcomer.email).execute();
       assert.deepEqual(members, [], 'no refusal kept a member');
 
       await fillSignUp(newcomer);
       await heading(wallet, 'Your wallet');
-      await wallet.waitForURL(`${service.baseUrl}/`);
-      const signedUp = await service.services.store.db.selectFrom('users').select('email').where('email', '=', newcomer.email).execute();
+      await wallet.waitForURL(`${suite.service.baseUrl}/`);
+      const signedUp = await suite.service.services.store.db.selectFrom('users').select('email').where('email', '=', newcomer.email).execute();
       assert.equal(signedUp.length, 1, `the member is kept: ${JSON.stringify(signedUp)}`);
-      const cookies = await context.cookies(service.baseUrl);
+      const cookies = await context.cookies(suite.service.baseUrl);
       const session = cookies.find((cookie) => cookie.name === 'wallet_session')!;
       assert.ok(session, 'the session is a cookie');
       assert.deepEqual([session.httpOnly, session.sameSite, session.secure], [true, 'Lax', false]);
       assert.equal(await wallet.evaluate(() => document.cookie), '', 'the script cannot read it');
     });
 
-    test('home: the address on every chain with a QR code, the coins; test coins arrive on chain', async () => {
-      const member = await service.services.store.db.selectFrom('users').selectAll().where('email', '=', newcomer.email).executeTakeFirstOrThrow();
+    test('home: the address on every chain (a QR code for each non-EVM one), the coins with the ticker; test coins arrive on chain', async () => {
+      const member = await suite.service.services.store.db.selectFrom('users').selectAll().where('email', '=', newcomer.email).executeTakeFirstOrThrow();
       const evm = getAddress(member.main_address);
-      await wallet.locator('.balance[data-chain="main"] .coins').filter({ hasText: '0 coins' }).waitFor();
+      await wallet.locator('.balance[data-chain="main"] .coins').filter({ hasText: '0 MAIN' }).waitFor();
       const addresses = await wallet.locator('.address .mono').allTextContents();
       assert.deepEqual(addresses, [evm, member.bitcoin_address, member.solana_address, member.tron_address, member.xrpl_address]);
       assert.match(addresses[1]!, /^bc1q/);
-      await wallet.locator('svg.address-qr').nth(4).waitFor();
-      assert.equal(await wallet.locator('svg.address-qr').count(), 5, 'a QR code per address');
+      await wallet.locator('svg.address-qr').nth(3).waitFor();
+      assert.equal(await wallet.locator('svg.address-qr').count(), 4, 'a QR code per non-EVM address (the EVM one is on Receive, with its chain)');
       assert.match((await wallet.locator('svg.address-qr path').first().getAttribute('d'))!, /^M\d+ \d+h1v1h-1z/);
       await wallet.getByRole('button', { name: 'Copy EVM address' }).click();
       await wallet.locator('.address').first().getByRole('status').filter({ hasText: /Copied|select the address/ }).waitFor();
       await shot('home-addresses');
 
       await wallet.getByRole('button', { name: 'Get test coins' }).click();
-      await wallet.getByRole('status').filter({ hasText: '10 test coins arrived.' }).waitFor();
-      await wallet.locator('.balance[data-chain="main"] .coins').filter({ hasText: '10 coins' }).waitFor();
+      await wallet.getByRole('status').filter({ hasText: '10 test MAIN arrived.' }).waitFor();
+      await wallet.locator('.balance[data-chain="main"] .coins').filter({ hasText: '10 MAIN' }).waitFor();
       assert.equal(await chain().getBalance({ address: evm }), parseEther('10'));
       await shot('home-test-coins');
       await wallet.getByRole('button', { name: 'Get test coins' }).click();
@@ -166,16 +155,16 @@ for (const device of VIEWPORTS) {
       assert.match((await wallet.locator('#pin-locked').textContent())!, /locked after five wrong PINs.*wallet-service user unlock --email/);
       assert.equal(await wallet.getByLabel('Current PIN').count(), 0, 'no PIN is asked while locked');
       await shot('account-pin-locked');
-      await unlockMemberPin(service.services, newcomer.email);
+      await unlockMemberPin(suite.service.services, newcomer.email);
       await wallet.reload();
       await heading(wallet, 'Account and security');
       await wallet.getByLabel('Current PIN').waitFor();
     });
 
     test('sessions: another browser is listed and signed out from here; sign-out everywhere ends this one too', async () => {
-      const other = await browser.newContext();
+      const other = await suite.browser.newContext();
       const otherPage = await watched(other, `${device.name} other browser`, problems);
-      await otherPage.goto(`${service.baseUrl}/sign-in`);
+      await otherPage.goto(`${suite.service.baseUrl}/sign-in`);
       await otherPage.getByLabel('E-mail').fill(newcomer.email);
       await otherPage.getByLabel('Password').fill(newcomer.password);
       await otherPage.getByRole('button', { name: 'Sign in' }).click();
@@ -189,11 +178,11 @@ for (const device of VIEWPORTS) {
       await heading(otherPage, 'Sign in');
       await other.close();
 
-      const cookie = (await context.cookies(service.baseUrl)).find((candidate) => candidate.name === 'wallet_session')!;
+      const cookie = (await context.cookies(suite.service.baseUrl)).find((candidate) => candidate.name === 'wallet_session')!;
       await wallet.getByRole('button', { name: 'Sign out everywhere' }).click();
       await heading(wallet, 'Sign in');
-      assert.equal((await context.cookies(service.baseUrl)).length, 0, 'the browser dropped the cookie');
-      const me = await fetch(`${service.baseUrl}/v2/wallet-app/me`, { headers: { cookie: `wallet_session=${cookie.value}` } });
+      assert.equal((await context.cookies(suite.service.baseUrl)).length, 0, 'the browser dropped the cookie');
+      const me = await fetch(`${suite.service.baseUrl}/v2/wallet-app/me`, { headers: { cookie: `wallet_session=${cookie.value}` } });
       assert.equal(((await me.json()) as { code: number }).code, 402, 'the session is over on the service too');
       await wallet.getByLabel('E-mail').fill(newcomer.email);
       await wallet.getByLabel('Password').fill(newcomer.password);
@@ -202,13 +191,13 @@ for (const device of VIEWPORTS) {
     });
 
     test('a person a partner sent a card by name and phone signs up: the reserved wallet and the card are theirs on chain', async () => {
-      const http = overHttp(service.baseUrl);
-      const partner = await signedInPartner(http, service.services);
+      const http = overHttp(suite.service.baseUrl);
+      const partner = await signedInPartner(http, suite.service.services);
       const person = { name: `Jordan ${device.name === 'phone' ? 'Mobile' : 'Desktop'} Kim`, phone: freshPhone() };
       const minted = await partnerCall(http, partner.token, 'POST', '/v2/wallet/mint/person', buildMintPayload(partner, { to_address: undefined, to_person: [[person.name, person.phone]] }));
       assert.equal(minted.statusCode, 200, minted.body);
       const cardId = BigInt(minted.json().card_ids[0]);
-      const reserved = await service.services.store.db.selectFrom('reserved_wallets').selectAll().where('phone', '=', person.phone).executeTakeFirstOrThrow();
+      const reserved = await suite.service.services.store.db.selectFrom('reserved_wallets').selectAll().where('phone', '=', person.phone).executeTakeFirstOrThrow();
 
       await wallet.getByRole('button', { name: 'Sign out', exact: true }).click();
       await heading(wallet, 'Sign in');
@@ -219,13 +208,11 @@ for (const device of VIEWPORTS) {
       assert.equal(await wallet.locator('.address .mono').first().textContent(), getAddress(reserved.address));
       const owner = await chain().readContract({ address: partner.contractAddress as Address, abi: cardNftAbi, functionName: 'ownerOf', args: [cardId] });
       assert.equal(getAddress(owner), getAddress(reserved.address), 'the card minted before sign-up is the new member\'s');
-      const invite = await service.services.store.db.selectFrom('person_invites').selectAll().where('phone', '=', person.phone).executeTakeFirstOrThrow();
+      const invite = await suite.service.services.store.db.selectFrom('person_invites').selectAll().where('phone', '=', person.phone).executeTakeFirstOrThrow();
       assert.ok(invite.used_at, 'the invite is marked used');
       await shot('home-after-invite');
     });
   });
 }
 
-test('no script error, CSP refusal or failed load on any page', () => {
-  assert.deepEqual(problems, []);
-});
+test('no script error, CSP refusal or failed load on any page', () => suite.assertNoProblems());

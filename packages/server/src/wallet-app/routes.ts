@@ -26,13 +26,13 @@ export const walletAppRoutes: FastifyPluginAsync<{ listener: RequestChangeListen
   app.get('/v2/wallet-app/a2a/requests/:request_key', { schema: { summary: 'View an App2App request', params: RequestKeyParams, response: { 200: described(RequestView, 'The request as the member confirms it') } } }, async (request) => {
     const { member } = await session(request);
     const { row, action } = await viewRequest(services, request.params.request_key);
-    return withRequestFacts(services, describeRequest(row, action, member.main_address as Address));
+    return withRequestFacts(services, describeRequest(row, action, member.main_address as Address), member.main_address as Address);
   });
 
   app.post('/v2/wallet-app/a2a/requests/:request_key/open', { schema: { summary: 'Open an App2App request (prepared to requested)', params: RequestKeyParams, response: { 200: described(RequestView, 'The request, now requested') } } }, async (request) => {
     const { member } = await session(request);
     const { row, action } = await openRequest(services, { requestKey: request.params.request_key, userId: member.id }, listener);
-    return withRequestFacts(services, describeRequest(row, action, member.main_address as Address));
+    return withRequestFacts(services, describeRequest(row, action, member.main_address as Address), member.main_address as Address);
   });
 
   app.post(

@@ -40,6 +40,7 @@ export const SignedIn = Type.Object({
 });
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
+const BalanceChange = Type.Object({ before: Type.String(), after: Type.String({ description: 'negative when the balance does not cover it' }) });
 
 /** What the app shows before the member approves: exactly what approval will do (request-view.ts). */
 export const RequestView = Type.Object({
@@ -59,6 +60,30 @@ export const RequestView = Type.Object({
   estimated_gas: Type.Union([Type.Integer(), Type.Null()]),
   estimated_fee: Type.Optional(Type.Union([Type.String({ description: 'wei, decimal: estimated gas times the gas price now' }), Type.Null()])),
   token: Type.Optional(Type.Object({ symbol: NullableString, decimals: Type.Integer() }, { description: "send_token: the token contract's own symbol and decimals" })),
+  contracts: Type.Optional(
+    Type.Array(Type.Object({ address: Type.String(), name: Type.String(), operated_by: Type.String({ description: "the partner's name, or this wallet" }) }), {
+      description: 'contracts the request names that this service deployed (request-facts.ts)',
+    }),
+  ),
+  warnings: Type.Optional(
+    Type.Array(
+      Type.Object({
+        kind: Type.Union([
+          Type.Literal('approval_for_all'),
+          Type.Literal('unlimited_approval'),
+          Type.Literal('moves_own_asset'),
+          Type.Literal('permit'),
+          Type.Literal('permit2'),
+          Type.Literal('new_contract'),
+        ]),
+        reason: Type.String({ description: 'why it is dangerous, in words' }),
+      }),
+      { description: 'dangers the member acknowledges before the PIN; empty for a harmless request' },
+    ),
+  ),
+  chain_display: Type.Optional(Type.Union([Type.Object({ name: Type.String(), ticker: Type.String() }), Type.Null()], { description: "the chain's name and coin ticker as people see them" })),
+  coin_balance: Type.Optional(Type.Union([BalanceChange, Type.Null()], { description: "the member's coins (wei) now and after value and fee" })),
+  token_balance: Type.Optional(Type.Union([BalanceChange, Type.Null()], { description: "send_token: the member's units of the token now and after" })),
   transaction: Type.Optional(
     Type.Object({
       from: NullableString,

@@ -19,7 +19,7 @@ export const WALLET_APP_DIST = join(dirname(createRequire(import.meta.url).resol
  * `/` carries the App2App universal link (`/?target=/a2a?request_key=K`), `/claim/<id>` an escrow
  * claim link (its secret is in the fragment, which browsers never send).
  */
-export const WALLET_APP_PATHS = ['/', '/sign-in', '/sign-up', '/account', '/claim/:claim_id', '/cards', '/cards/:nft_id/:card_id', '/cards/:nft_id/:card_id/send', '/activity'];
+export const WALLET_APP_PATHS = ['/', '/sign-in', '/sign-up', '/account', '/claim/:claim_id', '/cards', '/cards/:nft_id/:card_id', '/cards/:nft_id/:card_id/send', '/activity', '/send', '/receive'];
 
 /**
  * No inline script or style anywhere in the build, so none is allowed; the app talks to this

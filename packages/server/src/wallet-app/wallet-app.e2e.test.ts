@@ -91,6 +91,13 @@ async function linkOf(bapp: Page, requestKey: string): Promise<string> {
   return links.url as string;
 }
 
+/** A call to a contract the member never used is warned of (safe-confirmations.e2e.test.ts): no PIN until she acknowledges it. */
+async function acknowledgeNewContract(wallet: Page): Promise<void> {
+  await wallet.locator('#warnings').filter({ hasText: 'A contract you have never used' }).waitFor();
+  assert.equal(await wallet.getByLabel('PIN (6 digits)').count(), 0);
+  await wallet.getByLabel('I read the warning above and I still want to approve this request').check();
+}
+
 async function approveWithPin(wallet: Page, pin: string): Promise<void> {
   await wallet.getByLabel('PIN (6 digits)').fill(pin);
   await wallet.getByRole('button', { name: 'Approve' }).click();
@@ -166,7 +173,9 @@ for (const device of VIEWPORTS) {
       await bapp.waitForSelector('#wallet-link[href]');
       await wallet.goto((await bapp.getAttribute('#wallet-link', 'href'))!);
       await heading(wallet, 'Confirm request');
-      assert.equal(await wallet.locator('.amount').textContent(), '0.25 coin');
+      // In the chain's ticker; the balance after is the balance less the amount and the fee.
+      assert.equal(await wallet.locator('.amount').textContent(), '0.25 MAIN');
+      assert.match((await wallet.locator('main').textContent())!, /Your balance10 MAIN now, 9\.7\d* MAIN after/);
       await shot(wallet, 'confirm-send-coin');
       await approveWithPin(wallet, member.pin);
       await bapp.waitForFunction(() => document.getElementById('message')!.textContent === 'Sent.');
@@ -248,7 +257,7 @@ for (const device of VIEWPORTS) {
       assert.equal(await wallet.locator('.amount').textContent(), '12.5 TT');
       assert.match((await wallet.locator('main').textContent())!, /Token symbolTT/);
       assert.match((await wallet.locator('main').textContent())!, /Token decimals6/);
-      assert.match((await wallet.locator('main').textContent())!, /Estimated feeabout [0-9.]+ coin/);
+      assert.match((await wallet.locator('main').textContent())!, /Estimated feeabout [0-9.]+ MAIN.*Your TT balance50 TT now, 37\.5 TT after/);
       await shot(wallet, 'confirm-send-token');
       await approveWithPin(wallet, member.pin);
       assert.equal((await finalResult(key)).result.status, 'success');
@@ -290,6 +299,7 @@ for (const device of VIEWPORTS) {
       const details = (await wallet.locator('main').textContent())!;
       for (const text of ['place', 'order', 'buyer', buyer, 'amount', '42', 'memo', 'two tickets', 'flag', 'uint8']) assert.ok(details.includes(text), text);
       await shot(wallet, 'confirm-execute-contract');
+      await acknowledgeNewContract(wallet);
       await approveWithPin(wallet, member.pin);
       assert.equal((await finalResult(key)).result.status, 'success');
       assert.equal(await chain().readContract({ address: contract, abi: target.abi as Abi, functionName: 'total' }), 42n);
@@ -412,6 +422,7 @@ for (const device of VIEWPORTS) {
       const details = (await wallet.locator('main').textContent())!;
       for (const text of ['transfer', 'recognised from its selector 0xa9059cbb', recipient, '2000000000000000000', 'Coins sent with the callnone']) assert.ok(details.includes(text), text);
       await shot(wallet, 'confirm-execute-selector');
+      await acknowledgeNewContract(wallet);
       await approveWithPin(wallet, member.pin);
       assert.equal((await finalResult(key)).result.status, 'success');
       assert.equal(await chain().readContract({ address: contract, abi: token.abi as Abi, functionName: 'balanceOf', args: [recipient] }), parseEther('2'));
@@ -504,9 +515,12 @@ for (const device of VIEWPORTS) {
 
       await wallet.getByRole('link', { name: 'Activity' }).click();
       await heading(wallet, 'Activity');
-      const transfers = (await wallet.locator('#card-transfers').textContent())!;
-      assert.match(transfers, new RegExp(`Sent Gold Member Card #${held}done.*to ${recipient}`));
-      assert.match((await wallet.locator('#requests').textContent())!, /Example BApp/);
+      const activity = wallet.locator('#activity-items');
+      const sentCard = activity.locator('li[data-kind="card"]').filter({ hasText: `Sent Gold Member Card #${held}` }).first();
+      assert.match((await sentCard.textContent())!, new RegExp(`done.*to ${recipient}`));
+      assert.equal(await sentCard.getByRole('link', { name: `Gold Member Card #${held}` }).getAttribute('href'), `/cards/${partner.nftId}/${held}`);
+      const request = activity.locator('li[data-kind="request"]').filter({ hasText: 'Example BApp' }).first();
+      assert.match((await request.getByRole('link', { name: 'Example BApp' }).getAttribute('href'))!, /^\/\?target=%2Fa2a%3Frequest_key%3D/);
       await shot(wallet, 'activity');
     });
 

@@ -2,8 +2,8 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { formatUnits } from 'viem';
 import { api } from '../api.ts';
-import type { CardMetadata, RequestType, RequestView } from '../wire.ts';
-import { address, coins, dateTime } from '../format.ts';
+import type { CardMetadata, KnownContract, RequestType, RequestView } from '../wire.ts';
+import { address, coins, dateTime, sameAddress } from '../format.ts';
 import { Details, Mono } from './screen.tsx';
 import { Block, CallArguments, decodeCall, TypedDomain, TypedFields, type TypedData } from './values.tsx';
 
@@ -23,13 +23,21 @@ export const ASKS_TO: Record<RequestType, string> = {
 export function RequestDetails(props: { view: RequestView; member: string }) {
   const { view } = props;
   const tx = view.transaction;
-  const common: Array<[string, ComponentChildren]> = [['Chain', view.chain]];
+  const ticker = view.chain_display?.ticker ?? 'coin';
+  const common: Array<[string, ComponentChildren]> = [['Chain', view.chain_display?.name ?? view.chain]];
+  const contract = (at: string) => <ContractName address={at} contracts={view.contracts ?? []} />;
+  const balance: Array<[string, ComponentChildren]> = [
+    ...(view.token_balance && view.token?.decimals !== undefined
+      ? ([[`Your ${view.token.symbol ?? 'token'} balance`, <BalanceChange change={view.token_balance} decimals={view.token.decimals} unit={view.token.symbol ?? 'tokens'} />]] as Array<[string, ComponentChildren]>)
+      : []),
+    ['Your balance', view.coin_balance ? <BalanceChange change={view.coin_balance} decimals={18} unit={ticker} /> : null],
+  ];
   const fee: Array<[string, ComponentChildren]> = view.fee_delegated
     ? [['Network fee', `paid by ${view.bapp.name}`]]
     : view.estimated_gas !== null
       ? [
           ['Gas limit (estimate)', `${view.estimated_gas.toLocaleString('en-US')} gas, paid in coins from your balance`],
-          ['Estimated fee', view.estimated_fee ? `about ${coins(view.estimated_fee)} coin at today's gas price` : null],
+          ['Estimated fee', view.estimated_fee ? `about ${coins(view.estimated_fee)} ${ticker} at today's gas price` : null],
         ]
       : [];
   const expires: [string, ComponentChildren] = ['Expires', dateTime(view.expiration_time)];
@@ -50,12 +58,12 @@ export function RequestDetails(props: { view: RequestView; member: string }) {
       return (
         <Details
           label="Request details"
-          rows={[['Amount', <strong class="amount">{coins(tx!.value)} coin</strong>], ['To', <Mono>{address(tx!.to)}</Mono>], ...common, ...fee, expires]}
+          rows={[['Amount', <strong class="amount">{coins(tx!.value)} {ticker}</strong>], ['To', <Mono>{address(tx!.to)}</Mono>], ...common, ...fee, ...balance, expires]}
         />
       );
     case 'send_token': {
       const amount = tx!.native_coin ? (
-        <strong class="amount">{coins(tx!.value)} coin</strong>
+        <strong class="amount">{coins(tx!.value)} {ticker}</strong>
       ) : (
         <strong class="amount">
           {tx!.amount} {view.token?.symbol ?? 'tokens'}
@@ -66,12 +74,13 @@ export function RequestDetails(props: { view: RequestView; member: string }) {
           label="Request details"
           rows={[
             ['Amount', amount],
-            ['Token', tx!.native_coin ? 'the chain’s own coin' : <Mono>{address(tx!.contract!)}</Mono>],
+            ['Token', tx!.native_coin ? 'the chain’s own coin' : contract(tx!.contract!)],
             ['Token symbol', tx!.native_coin ? null : (view.token?.symbol ?? 'the contract names none')],
             ['Token decimals', tx!.native_coin ? null : String(view.token?.decimals ?? tx!.decimals)],
             ['To', <Mono>{address(tx!.to)}</Mono>],
             ...common,
             ...fee,
+            ...balance,
             expires,
           ]}
         />
@@ -85,10 +94,11 @@ export function RequestDetails(props: { view: RequestView; member: string }) {
             label="Request details"
             rows={[
               ['Card', `#${tx!.card_id}`],
-              ['Card contract', <Mono>{address(tx!.contract!)}</Mono>],
+              ['Card contract', contract(tx!.contract!)],
               ['To', <Mono>{address(tx!.to)}</Mono>],
               ...common,
               ...fee,
+              ...balance,
               expires,
             ]}
           />
@@ -101,7 +111,7 @@ export function RequestDetails(props: { view: RequestView; member: string }) {
         <Details
           label="Request details"
           rows={[
-            ['Contract', <Mono>{address(tx!.to)}</Mono>],
+            ['Contract', contract(tx!.to)],
             [
               'Function',
               call ? (
@@ -121,10 +131,11 @@ export function RequestDetails(props: { view: RequestView; member: string }) {
               ),
             ],
             ['Arguments', call ? <CallArguments call={call} /> : null],
-            ['Coins sent with the call', value > 0n ? <strong class="amount">{formatUnits(value, 18)} coin</strong> : 'none'],
+            ['Coins sent with the call', value > 0n ? <strong class="amount">{formatUnits(value, 18)} {ticker}</strong> : 'none'],
             ['Call data', call && !call.recognised ? null : <Block label="Call data">{tx!.data}</Block>],
             ...common,
             ...fee,
+            ...balance,
             expires,
           ]}
         />
@@ -148,11 +159,13 @@ export function RequestDetails(props: { view: RequestView; member: string }) {
     }
     case 'sign_typedData_v4': {
       const data = view.typed_data as TypedData;
+      const verifying = (data.domain as { verifyingContract?: unknown }).verifyingContract;
       return (
         <Details
           label="Request details"
           rows={[
             ['Domain', <TypedDomain data={data} />],
+            ['Signed for', typeof verifying === 'string' ? contract(verifying) : null],
             ['Data type', <strong>{data.primaryType}</strong>],
             ['Data', <TypedFields types={data.types} fields={data.types[data.primaryType] ?? []} value={data.message} />],
             ['Cost', 'signing sends nothing and costs no fee'],
@@ -162,6 +175,36 @@ export function RequestDetails(props: { view: RequestView; member: string }) {
       );
     }
   }
+}
+
+/** A contract by the name this service knows it by (a partner's card contract, the card escrow), with its address. */
+function ContractName(props: { address: string; contracts: KnownContract[] }) {
+  const known = props.contracts.find((entry) => sameAddress(entry.address, props.address));
+  if (!known) return <Mono>{address(props.address)}</Mono>;
+  return (
+    <span class="contract-name">
+      <strong>{known.name}</strong> <span class="muted small">by {known.operated_by}</span>
+      <br />
+      <Mono>{address(props.address)}</Mono>
+    </span>
+  );
+}
+
+/** A balance now and after the request; after below zero means it cannot be paid. */
+function BalanceChange(props: { change: { before: string; after: string }; decimals: number; unit: string }) {
+  const after = BigInt(props.change.after);
+  const before = formatUnits(BigInt(props.change.before), props.decimals);
+  if (after < 0n)
+    return (
+      <span class="error">
+        {before} {props.unit} now: not enough, {formatUnits(-after, props.decimals)} {props.unit} short
+      </span>
+    );
+  return (
+    <span>
+      {before} {props.unit} now, <strong>{formatUnits(after, props.decimals)} {props.unit}</strong> after
+    </span>
+  );
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Route } from '../router.ts';
 import { navigate } from '../router.ts';
 
 const SECTIONS: Array<{ href: string; label: string; screens: Array<Route['screen']> }> = [
-  { href: '/', label: 'Wallet', screens: ['home'] },
+  { href: '/', label: 'Wallet', screens: ['home', 'send', 'receive'] },
   { href: '/cards', label: 'Cards', screens: ['cards', 'card', 'send-card'] },
   { href: '/activity', label: 'Activity', screens: ['activity'] },
 ];

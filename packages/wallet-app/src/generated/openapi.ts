@@ -47,7 +47,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Who is signed in, if anyone */
+        get: operations["getV2WalletAppSessionsCurrent"];
         put?: never;
         post?: never;
         /** Sign out */
@@ -357,10 +358,44 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The member's recent requests and card transfers */
+        /** The member's activity, newest first */
         get: operations["getV2WalletAppActivity"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/wallet-app/transfers/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check a send of coins or tokens: the fee and the balances */
+        post: operations["postV2WalletAppTransfersQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/wallet-app/transfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send coins or tokens with the PIN */
+        post: operations["postV2WalletAppTransfers"];
         delete?: never;
         options?: never;
         head?: never;
@@ -967,6 +1002,194 @@ export interface operations {
                     "application/json": {
                         /** @description how many sessions ended */
                         signed_out: number;
+                    };
+                };
+            };
+            /** @description refused: the registry body, or the keyed body of a request key in error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        request_key: string;
+                        expiration_time: number;
+                        /** @enum {string} */
+                        status: "error";
+                        error: {
+                            /** @description the code of docs/errors.md */
+                            code: number;
+                            /** @description the registry's message */
+                            err: string;
+                            /** @description the detail (a revert reason), else the registry message */
+                            message: string;
+                        };
+                    } | {
+                        /** @description the code of docs/errors.md */
+                        code: number;
+                        /** @description the registry's message for the code */
+                        err: string;
+                        /** @description what was refused, or the detail of the failure */
+                        message?: string;
+                    };
+                };
+            };
+            /** @description an error of the registry */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 4001,
+                     *       "err": "invalid access token"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the code of docs/errors.md */
+                        code: number;
+                        /** @description the registry's message for the code */
+                        err: string;
+                        /** @description what was refused, or the detail of the failure */
+                        message?: string;
+                    };
+                };
+            };
+            /** @description an error of the registry */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 4001,
+                     *       "err": "invalid access token"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the code of docs/errors.md */
+                        code: number;
+                        /** @description the registry's message for the code */
+                        err: string;
+                        /** @description what was refused, or the detail of the failure */
+                        message?: string;
+                    };
+                };
+            };
+            /** @description an error of the registry */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 4001,
+                     *       "err": "invalid access token"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the code of docs/errors.md */
+                        code: number;
+                        /** @description the registry's message for the code */
+                        err: string;
+                        /** @description what was refused, or the detail of the failure */
+                        message?: string;
+                    };
+                };
+            };
+            /** @description an error of the registry */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 4001,
+                     *       "err": "invalid access token"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the code of docs/errors.md */
+                        code: number;
+                        /** @description the registry's message for the code */
+                        err: string;
+                        /** @description what was refused, or the detail of the failure */
+                        message?: string;
+                    };
+                };
+            };
+            /** @description an error of the registry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 4001,
+                     *       "err": "invalid access token"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the code of docs/errors.md */
+                        code: number;
+                        /** @description the registry's message for the code */
+                        err: string;
+                        /** @description what was refused, or the detail of the failure */
+                        message?: string;
+                    };
+                };
+            };
+            /** @description an error of the registry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 4001,
+                     *       "err": "invalid access token"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the code of docs/errors.md */
+                        code: number;
+                        /** @description the registry's message for the code */
+                        err: string;
+                        /** @description what was refused, or the detail of the failure */
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
+    getV2WalletAppSessionsCurrent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed-in member, or null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        member: {
+                            email: string;
+                            name: string;
+                            main_address: string;
+                            status: number;
+                        } | null;
                     };
                 };
             };
@@ -2294,12 +2517,31 @@ export interface operations {
                         chains: {
                             chain: string;
                             chain_id: number;
+                            /** @description the chain as people know it (config `displayName`) */
+                            display_name: string;
+                            /** @description the chain's coin (config `ticker`) */
+                            ticker: string;
+                            /** @description the coin's decimals (config `decimals`) */
+                            decimals: number;
                             address: string;
-                            /** @description wei, decimal; null when the chain did not answer */
+                            /** @description smallest units (wei), decimal; null when the chain did not answer */
                             balance: string | null;
+                            /** @description the exact balance in coins; null when the chain did not answer */
                             coins: string | null;
                             /** @description an embedded chain: POST /v2/wallet-app/faucet sends test coins */
                             faucet: boolean;
+                            /** @description the listed tokens, and tokens seen in her transfers that she holds */
+                            tokens: {
+                                contract: string;
+                                symbol: string;
+                                decimals: number;
+                                /** @description smallest units, decimal */
+                                units: string;
+                                /** @description the exact balance in tokens */
+                                amount: string;
+                                /** @description on the chain's configured token list (shown at 0 too) */
+                                listed: boolean;
+                            }[];
                         }[];
                         /** @description null until shown once with the PIN (POST /v2/wallet-app/home/other-chains) */
                         other_chains: {
@@ -2500,12 +2742,31 @@ export interface operations {
                         chains: {
                             chain: string;
                             chain_id: number;
+                            /** @description the chain as people know it (config `displayName`) */
+                            display_name: string;
+                            /** @description the chain's coin (config `ticker`) */
+                            ticker: string;
+                            /** @description the coin's decimals (config `decimals`) */
+                            decimals: number;
                             address: string;
-                            /** @description wei, decimal; null when the chain did not answer */
+                            /** @description smallest units (wei), decimal; null when the chain did not answer */
                             balance: string | null;
+                            /** @description the exact balance in coins; null when the chain did not answer */
                             coins: string | null;
                             /** @description an embedded chain: POST /v2/wallet-app/faucet sends test coins */
                             faucet: boolean;
+                            /** @description the listed tokens, and tokens seen in her transfers that she holds */
+                            tokens: {
+                                contract: string;
+                                symbol: string;
+                                decimals: number;
+                                /** @description smallest units, decimal */
+                                units: string;
+                                /** @description the exact balance in tokens */
+                                amount: string;
+                                /** @description on the chain's configured token list (shown at 0 too) */
+                                listed: boolean;
+                            }[];
                         }[];
                         /** @description null until shown once with the PIN (POST /v2/wallet-app/home/other-chains) */
                         other_chains: {
@@ -3103,6 +3364,36 @@ export interface operations {
                             symbol: string | null;
                             decimals: number;
                         };
+                        /** @description contracts the request names that this service deployed (request-facts.ts) */
+                        contracts?: {
+                            address: string;
+                            name: string;
+                            /** @description the partner's name, or this wallet */
+                            operated_by: string;
+                        }[];
+                        /** @description dangers the member acknowledges before the PIN; empty for a harmless request */
+                        warnings?: {
+                            kind: "approval_for_all" | "unlimited_approval" | "moves_own_asset" | "permit" | "permit2" | "new_contract";
+                            /** @description why it is dangerous, in words */
+                            reason: string;
+                        }[];
+                        /** @description the chain's name and coin ticker as people see them */
+                        chain_display?: {
+                            name: string;
+                            ticker: string;
+                        } | null;
+                        /** @description the member's coins (wei) now and after value and fee */
+                        coin_balance?: {
+                            before: string;
+                            /** @description negative when the balance does not cover it */
+                            after: string;
+                        } | null;
+                        /** @description send_token: the member's units of the token now and after */
+                        token_balance?: {
+                            before: string;
+                            /** @description negative when the balance does not cover it */
+                            after: string;
+                        } | null;
                         transaction?: {
                             from: string | null;
                             to: string;
@@ -3336,6 +3627,36 @@ export interface operations {
                             symbol: string | null;
                             decimals: number;
                         };
+                        /** @description contracts the request names that this service deployed (request-facts.ts) */
+                        contracts?: {
+                            address: string;
+                            name: string;
+                            /** @description the partner's name, or this wallet */
+                            operated_by: string;
+                        }[];
+                        /** @description dangers the member acknowledges before the PIN; empty for a harmless request */
+                        warnings?: {
+                            kind: "approval_for_all" | "unlimited_approval" | "moves_own_asset" | "permit" | "permit2" | "new_contract";
+                            /** @description why it is dangerous, in words */
+                            reason: string;
+                        }[];
+                        /** @description the chain's name and coin ticker as people see them */
+                        chain_display?: {
+                            name: string;
+                            ticker: string;
+                        } | null;
+                        /** @description the member's coins (wei) now and after value and fee */
+                        coin_balance?: {
+                            before: string;
+                            /** @description negative when the balance does not cover it */
+                            after: string;
+                        } | null;
+                        /** @description send_token: the member's units of the token now and after */
+                        token_balance?: {
+                            before: string;
+                            /** @description negative when the balance does not cover it */
+                            after: string;
+                        } | null;
                         transaction?: {
                             from: string | null;
                             to: string;
@@ -5080,52 +5401,534 @@ export interface operations {
     };
     getV2WalletAppActivity: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+                /** @description items a page; 20 unless given */
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The latest App2App requests and card transfers */
+            /** @description A page of activity and the cursor of the next */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        requests: {
+                        items: ({
+                            /** @enum {string} */
+                            kind: "request";
                             request_key: string;
                             type: string;
                             chain: string;
-                            /** @description prepared, requested, completed, canceled or error */
+                            /** @description prepared, requested, completed, canceled or error, as stored */
                             status: string;
+                            /** @description what happened: `expired` once an unanswered request's time is over; `refused` when the app would not approve it (a BApp named as the operator) */
+                            state: "not_opened" | "waiting" | "approved" | "canceled" | "failed" | "expired" | "refused";
                             bapp_name: string;
                             summary: string;
-                            /** @description epoch seconds */
-                            created_at: number;
+                            /** @description epoch seconds: when it was made */
+                            time: number;
                             finished_at: number | null;
                             tx_hash?: string;
                             error?: {
                                 code: number;
                                 message: string;
                             };
-                        }[];
-                        card_transfers: {
+                        } | {
+                            /** @enum {string} */
+                            kind: "card";
                             chain: string;
                             contract: string;
                             /** @description null for a contract that is not one of this service */
                             nft_id: number | null;
                             card_id: number;
                             card_name: string | null;
+                            /** @description the card's BApp, for a contract of this service */
+                            bapp_name: string | null;
                             direction: "sent" | "received";
-                            /** @description the other address (the zero address for a mint) */
-                            counterparty: string;
+                            counterparty: {
+                                /** @description lower-case; the zero address for a mint */
+                                address: string;
+                                /** @description a member, a person whose wallet the service keeps, a BApp, "a claim link"; null when unknown */
+                                name: string | null;
+                                kind: "member" | "person" | "bapp" | "claim_link" | "operator" | "unknown";
+                            };
                             tx_hash: string;
                             state: "pending" | "mined" | "failed";
                             /** @description epoch seconds: the block, or when the send was signed while pending */
                             time: number;
-                        }[];
+                        } | {
+                            kind: "coin" | "token" | "test_coins";
+                            chain: string;
+                            /** @description the chain as people know it */
+                            chain_name: string;
+                            /** @description the ERC-20 contract; null for coins */
+                            token: string | null;
+                            symbol: string | null;
+                            decimals: number;
+                            /** @description smallest units, decimal */
+                            units: string;
+                            direction: "sent" | "received";
+                            counterparty: {
+                                /** @description lower-case; the zero address for a mint */
+                                address: string;
+                                /** @description a member, a person whose wallet the service keeps, a BApp, "a claim link"; null when unknown */
+                                name: string | null;
+                                kind: "member" | "person" | "bapp" | "claim_link" | "operator" | "unknown";
+                            };
+                            tx_hash: string | null;
+                            state: "pending" | "mined" | "failed";
+                            /** @description epoch seconds: when it was sent */
+                            time: number;
+                        } | {
+                            /** @enum {string} */
+                            kind: "claim";
+                            claim_id: string;
+                            chain: string;
+                            nft_id: number;
+                            card_id: number;
+                            card_name: string | null;
+                            bapp_name: string | null;
+                            /** @description epoch seconds: when it was claimed */
+                            time: number;
+                        })[];
+                        /** @description '' on the last page */
+                        next_cursor: string;
+                    };
+                };
+            };
+            /** @description refused: the registry body, or the keyed body of a request key in error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        request_key: string;
+                        expiration_time: number;
+                        /** @enum {string} */
+                        status: "error";
+                        error: {
+                            /** @description the code of docs/errors.md */
+                            code: number;
+                            /** @description the registry's message */
+                            err: string;
+                            /** @description the detail (a revert reason), else the registry message */
+                            message: string;
+                        };
+                    } | {
+                        /** @description the code of docs/errors.md */
+                        code: number;
+                        /** @description the registry's message for the code */
+                        err: string;
+                        /** @description what was refused, or the detail of the failure */
+                        message?: string;
+                    };
+                };
+            };
+            /** @description an error of the registry */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 4001,
+                     *       "err": "invalid access token"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the code of docs/errors.md */
+                        code: number;
+                        /** @description the registry's message for the code */
+                        err: string;
+                        /** @description what was refused, or the detail of the failure */
+                        message?: string;
+                    };
+                };
+            };
+            /** @description an error of the registry */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 4001,
+                     *       "err": "invalid access token"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the code of docs/errors.md */
+                        code: number;
+                        /** @description the registry's message for the code */
+                        err: string;
+                        /** @description what was refused, or the detail of the failure */
+                        message?: string;
+                    };
+                };
+            };
+            /** @description an error of the registry */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 4001,
+                     *       "err": "invalid access token"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the code of docs/errors.md */
+                        code: number;
+                        /** @description the registry's message for the code */
+                        err: string;
+                        /** @description what was refused, or the detail of the failure */
+                        message?: string;
+                    };
+                };
+            };
+            /** @description an error of the registry */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 4001,
+                     *       "err": "invalid access token"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the code of docs/errors.md */
+                        code: number;
+                        /** @description the registry's message for the code */
+                        err: string;
+                        /** @description what was refused, or the detail of the failure */
+                        message?: string;
+                    };
+                };
+            };
+            /** @description an error of the registry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 4001,
+                     *       "err": "invalid access token"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the code of docs/errors.md */
+                        code: number;
+                        /** @description the registry's message for the code */
+                        err: string;
+                        /** @description what was refused, or the detail of the failure */
+                        message?: string;
+                    };
+                };
+            };
+            /** @description an error of the registry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 4001,
+                     *       "err": "invalid access token"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the code of docs/errors.md */
+                        code: number;
+                        /** @description the registry's message for the code */
+                        err: string;
+                        /** @description what was refused, or the detail of the failure */
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
+    postV2WalletAppTransfersQuote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    chain: string;
+                    /** @description an ERC-20 contract; absent or null: the chain's coin */
+                    token?: string | null;
+                    /** @description whole coins or tokens, decimal (`1.5`) */
+                    amount: string;
+                    to_address?: string;
+                    to_person?: {
+                        name: string;
+                        phone: string;
+                        /** @description ISO 3166-1 alpha-2 region of a national phone number (`010-1234-5678` with KR); default `phoneDefaultCountry` */
+                        phone_country?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The send can be paid; what it costs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        chain: string;
+                        /** @description the chain's coin, which pays the fee */
+                        ticker: string;
+                        /** @description the chain's coin decimals */
+                        decimals: number;
+                        token: {
+                            contract: string;
+                            symbol: string | null;
+                            decimals: number;
+                        } | null;
+                        /** @description where it goes (a person: their member wallet, or the wallet kept for them) */
+                        to_address: string;
+                        /** @description the amount in smallest units, decimal */
+                        units: string;
+                        /** @description the likely fee, wei: estimated gas times the gas price now */
+                        fee: string;
+                        /** @description the most the fee may cost, wei: what the balance must cover */
+                        max_fee: string;
+                        /** @description the coin balance now, wei */
+                        balance: string;
+                        /** @description the token balance now, smallest units */
+                        token_balance: string | null;
+                    };
+                };
+            };
+            /** @description refused: the registry body, or the keyed body of a request key in error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        request_key: string;
+                        expiration_time: number;
+                        /** @enum {string} */
+                        status: "error";
+                        error: {
+                            /** @description the code of docs/errors.md */
+                            code: number;
+                            /** @description the registry's message */
+                            err: string;
+                            /** @description the detail (a revert reason), else the registry message */
+                            message: string;
+                        };
+                    } | {
+                        /** @description the code of docs/errors.md */
+                        code: number;
+                        /** @description the registry's message for the code */
+                        err: string;
+                        /** @description what was refused, or the detail of the failure */
+                        message?: string;
+                    };
+                };
+            };
+            /** @description an error of the registry */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 4001,
+                     *       "err": "invalid access token"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the code of docs/errors.md */
+                        code: number;
+                        /** @description the registry's message for the code */
+                        err: string;
+                        /** @description what was refused, or the detail of the failure */
+                        message?: string;
+                    };
+                };
+            };
+            /** @description an error of the registry */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 4001,
+                     *       "err": "invalid access token"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the code of docs/errors.md */
+                        code: number;
+                        /** @description the registry's message for the code */
+                        err: string;
+                        /** @description what was refused, or the detail of the failure */
+                        message?: string;
+                    };
+                };
+            };
+            /** @description an error of the registry */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 4001,
+                     *       "err": "invalid access token"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the code of docs/errors.md */
+                        code: number;
+                        /** @description the registry's message for the code */
+                        err: string;
+                        /** @description what was refused, or the detail of the failure */
+                        message?: string;
+                    };
+                };
+            };
+            /** @description an error of the registry */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 4001,
+                     *       "err": "invalid access token"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the code of docs/errors.md */
+                        code: number;
+                        /** @description the registry's message for the code */
+                        err: string;
+                        /** @description what was refused, or the detail of the failure */
+                        message?: string;
+                    };
+                };
+            };
+            /** @description an error of the registry */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 4001,
+                     *       "err": "invalid access token"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the code of docs/errors.md */
+                        code: number;
+                        /** @description the registry's message for the code */
+                        err: string;
+                        /** @description what was refused, or the detail of the failure */
+                        message?: string;
+                    };
+                };
+            };
+            /** @description an error of the registry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 4001,
+                     *       "err": "invalid access token"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the code of docs/errors.md */
+                        code: number;
+                        /** @description the registry's message for the code */
+                        err: string;
+                        /** @description what was refused, or the detail of the failure */
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
+    postV2WalletAppTransfers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    chain: string;
+                    /** @description an ERC-20 contract; absent or null: the chain's coin */
+                    token?: string | null;
+                    /** @description whole coins or tokens, decimal (`1.5`) */
+                    amount: string;
+                    to_address?: string;
+                    to_person?: {
+                        name: string;
+                        phone: string;
+                        /** @description ISO 3166-1 alpha-2 region of a national phone number (`010-1234-5678` with KR); default `phoneDefaultCountry` */
+                        phone_country?: string;
+                    };
+                    pin: string;
+                    /** @description one per send the member means: a retry with the same key and body answers the same transaction; another body with it is 4090 */
+                    idempotency_key: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Sent; the transaction is mined */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the mined transaction */
+                        hash: string;
+                        chain: string;
+                        token: string | null;
+                        to_address: string;
+                        units: string;
                     };
                 };
             };

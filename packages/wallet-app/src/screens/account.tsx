@@ -60,7 +60,6 @@ function PinSection() {
   return (
     <section class="card" aria-labelledby="pin-title">
       <h2 id="pin-title">PIN</h2>
-      {!state && !error && <Loading what="Reading your PIN's state" />}
       {state?.locked && (
         <p class="notice" id="pin-locked" role="alert">
           {PIN_LOCKED}
@@ -71,7 +70,8 @@ function PinSection() {
           {state.failures} wrong PIN{state.failures > 1 ? 's' : ''} in a row; signing locks after {state.max_failures}.
         </p>
       )}
-      {state && !state.locked && (
+      {/* Shown while the PIN's state is read (the service refuses a locked PIN anyway), so the sessions below do not move. */}
+      {(state ? !state.locked : !error) && (
         <form id="change-pin" class="stack" noValidate onSubmit={submit} aria-describedby={error ? 'change-pin-error' : undefined}>
           <PinField id="old-pin" label="Current PIN" />
           <PinField id="new-pin" label="New PIN (6 digits)" error={newPinError} />

@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../api.ts';
 import type { Attribute, HeldCard, SecureFile } from '../wire.ts';
-import { Code128, QrCode } from '../components/codes.tsx';
+import { Code128, QrCode, QrSvg } from '../components/codes.tsx';
 import { Details, Loading, Mono, Screen } from '../components/screen.tsx';
 import { safeLink } from '../format.ts';
 import { describeError } from '../messages.ts';
@@ -151,10 +151,28 @@ function SecurePart(props: { name: string; secure: NonNullable<HeldCard['secure'
   const { secure } = props;
   const images = secure.images ?? [];
   const animations = secure.animations ?? [];
+  const [counter, setCounter] = useState(false);
+  const opener = useRef<HTMLButtonElement>(null);
   return (
     <section class="card secure" aria-labelledby="secure-title" id="secure-part">
       <h2 id="secure-title">Only for you</h2>
       <p class="muted small">Shown to the card's holder only. Show it where the card is used.</p>
+      {(secure.qr_code || secure.bar_code) && (
+        <button type="button" class="primary" id="show-at-counter" ref={opener} onClick={() => setCounter(true)}>
+          Show at the counter
+        </button>
+      )}
+      {counter && (
+        <CounterView
+          name={props.name}
+          qrCode={secure.qr_code}
+          barCode={secure.bar_code}
+          onClose={() => {
+            setCounter(false);
+            opener.current?.focus();
+          }}
+        />
+      )}
       {secure.qr_code && <QrCode value={secure.qr_code} label={`Secure QR code of ${props.name}`} />}
       {secure.bar_code && <Code128 value={secure.bar_code} label={`Secure bar code of ${props.name}`} />}
       {secure.attributes && secure.attributes.length > 0 && <Attributes items={secure.attributes} />}
@@ -186,5 +204,62 @@ function SecureMedia(props: { file: SecureFile; poster?: SecureFile | undefined;
     <video class="secure-media" controls playsInline muted poster={poster} src={url} aria-label={props.label} />
   ) : (
     <img class="secure-media" src={url} alt={props.label} />
+  );
+}
+
+type WakeLockState = 'asking' | 'on' | 'unavailable';
+
+/**
+ * The holder-only codes alone on the whole screen, large on white, for a scanner at a counter. The
+ * screen is kept on with the Screen Wake Lock API where the browser allows it (it is released on
+ * leaving, and the browser drops it when the page is hidden); elsewhere a note says so. Done or
+ * Escape closes it.
+ */
+function CounterView(props: { name: string; qrCode?: string | undefined; barCode?: string | undefined; onClose: () => void }) {
+  const [wake, setWake] = useState<WakeLockState>('asking');
+  const done = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    done.current?.focus();
+    let lock: WakeLockSentinel | null = null;
+    let closed = false;
+    const wakeLock = 'wakeLock' in navigator ? navigator.wakeLock : undefined;
+    if (!wakeLock) setWake('unavailable');
+    else
+      wakeLock.request('screen').then(
+        (sentinel) => {
+          if (closed) return void sentinel.release();
+          lock = sentinel;
+          setWake('on');
+        },
+        () => !closed && setWake('unavailable'),
+      );
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') props.onClose();
+    };
+    document.addEventListener('keydown', onKey);
+    document.body.classList.add('counter-open');
+    return () => {
+      closed = true;
+      void lock?.release();
+      document.removeEventListener('keydown', onKey);
+      document.body.classList.remove('counter-open');
+    };
+  }, []);
+  return (
+    <div class="counter" role="dialog" aria-modal="true" aria-labelledby="counter-title" id="counter-view">
+      <h2 id="counter-title">{props.name}</h2>
+      {props.qrCode && <QrSvg value={props.qrCode} label={`Secure QR code of ${props.name}`} />}
+      {props.barCode && <Code128 value={props.barCode} label={`Secure bar code of ${props.name}`} />}
+      <p class="small" id="wake-lock-note" role="status">
+        {wake === 'on'
+          ? 'The screen stays on while this is shown.'
+          : wake === 'unavailable'
+            ? 'This browser cannot keep the screen on: turn the brightness up and touch the screen now and then.'
+            : 'Asking the browser to keep the screen on…'}
+      </p>
+      <button type="button" class="primary" ref={done} id="counter-done" onClick={props.onClose}>
+        Done
+      </button>
+    </div>
   );
 }

@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { accountApi } from '../account-api.ts';
 import { api, ApiError } from '../api.ts';
-import type { Member, RequestOutcome, RequestView } from '../wire.ts';
+import type { Member, RequestOutcome, RequestView, RequestWarning as Warning } from '../wire.ts';
 import { ASKS_TO, RequestDetails } from '../components/request-details.tsx';
 import { Details, Loading, Mono, Screen } from '../components/screen.tsx';
 import { address, safeLink, sameAddress } from '../format.ts';
@@ -103,6 +103,9 @@ function OpenRequest(props: {
   const foreign = from !== null && !sameAddress(from, member.main_address);
   const impersonating = view.bapp.impersonates_operator === true;
   const [pinLocked, setPinLocked] = useState(false);
+  const warnings = view.warnings ?? [];
+  // The PIN is asked only once the member has said she read every warning.
+  const [acknowledged, setAcknowledged] = useState(false);
 
   // Asked once the request is shown; if it cannot be read, the PIN field stays and approving tells the lock.
   useEffect(() => {
@@ -141,6 +144,7 @@ function OpenRequest(props: {
         <strong class="bapp">{view.bapp.name}</strong> asks you to {ASKS_TO[view.type]}.
       </p>
       <p class="muted small">The app gave this name itself; the wallet cannot check it.</p>
+      {warnings.length > 0 && <Warnings warnings={warnings} />}
       <RequestDetails view={view} member={member.main_address} />
       {impersonating ? (
         <div class="stack">
@@ -172,34 +176,75 @@ function OpenRequest(props: {
           </button>
         </div>
       ) : (
-        <form
-          id="decision"
-          class="stack"
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            const problem = formProblem(event.currentTarget);
-            if (problem) return setError(problem);
-            void decide('approve');
-          }}
-        >
-          <PinField id="pin" label="PIN (6 digits)" inputRef={pin} describedBy={error ? 'decision-error' : undefined} />
-          {error && (
-            <p id="decision-error" class="error" role="alert">
-              {error}
-            </p>
+        <>
+          {warnings.length > 0 && (
+            <label class="check" id="acknowledge">
+              <input type="checkbox" id="acknowledge-warnings" checked={acknowledged} onChange={(event) => setAcknowledged(event.currentTarget.checked)} />
+              <span>I read {warnings.length === 1 ? 'the warning' : `all ${warnings.length} warnings`} above and I still want to approve this request</span>
+            </label>
           )}
-          <div class="actions">
-            <button class="primary" type="submit" disabled={busy !== null}>
-              {busy === 'approve' ? 'Approving…' : 'Approve'}
-            </button>
-            <button type="button" onClick={() => decide('cancel')} disabled={busy !== null}>
-              {busy === 'cancel' ? 'Canceling…' : 'Cancel request'}
-            </button>
-          </div>
-        </form>
+          {warnings.length > 0 && !acknowledged ? (
+            <div class="actions">
+              <button type="button" class="primary" onClick={() => decide('cancel')} disabled={busy !== null}>
+                {busy === 'cancel' ? 'Canceling…' : 'Cancel request'}
+              </button>
+            </div>
+          ) : (
+            <form
+              id="decision"
+              class="stack"
+              noValidate
+              onSubmit={(event) => {
+                event.preventDefault();
+                const problem = formProblem(event.currentTarget);
+                if (problem) return setError(problem);
+                void decide('approve');
+              }}
+            >
+              <PinField id="pin" label="PIN (6 digits)" inputRef={pin} describedBy={error ? 'decision-error' : undefined} />
+              {error && (
+                <p id="decision-error" class="error" role="alert">
+                  {error}
+                </p>
+              )}
+              <div class="actions">
+                <button class="primary" type="submit" disabled={busy !== null}>
+                  {busy === 'approve' ? 'Approving…' : 'Approve'}
+                </button>
+                <button type="button" onClick={() => decide('cancel')} disabled={busy !== null}>
+                  {busy === 'cancel' ? 'Canceling…' : 'Cancel request'}
+                </button>
+              </div>
+            </form>
+          )}
+        </>
       )}
     </Screen>
+  );
+}
+
+const WARNING_TITLES: Record<Warning['kind'], string> = {
+  approval_for_all: 'Control of all your cards',
+  unlimited_approval: 'No limit on what it can take',
+  moves_own_asset: 'Moves something you own',
+  permit: 'A permit to spend your tokens',
+  permit2: 'A Permit2 signature',
+  new_contract: 'A contract you have never used',
+};
+
+/** What the service found dangerous in the request, each with its reason, above everything else. */
+function Warnings(props: { warnings: Warning[] }) {
+  return (
+    <section class="warning stack" aria-labelledby="warnings-title" id="warnings">
+      <h2 id="warnings-title">Check before you approve</h2>
+      <ul class="plain stack">
+        {props.warnings.map((warning) => (
+          <li key={warning.kind} class={`warning-item warning-${warning.kind}`}>
+            <strong>{WARNING_TITLES[warning.kind]}.</strong> {warning.reason}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

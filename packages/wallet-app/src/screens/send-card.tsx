@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../api.ts';
 import type { HeldCard } from '../wire.ts';
-import { PhoneField, PinField } from '../components/fields.tsx';
+import { PinField, RecipientFields, recipientOf } from '../components/fields.tsx';
 import { Details, Loading, Mono, Screen } from '../components/screen.tsx';
 import { formProblem } from '../components/validation.ts';
 import { address } from '../format.ts';
@@ -75,17 +75,7 @@ export function SendCard(props: { nftId: number; cardId: number }) {
     const problem = formProblem(formElement);
     if (problem) return setError(problem);
     const form = new FormData(formElement);
-    const country = form.get('to_phone_country');
-    const to =
-      kind === 'address'
-        ? { to_address: String(form.get('to_address')).trim() }
-        : {
-            to_person: {
-              name: String(form.get('to_name')).trim(),
-              phone: String(form.get('to_phone')).trim(),
-              ...(typeof country === 'string' && country ? { phone_country: country } : {}),
-            },
-          };
+    const to = recipientOf(form, kind);
     setBusy(true);
     setError('');
     try {
@@ -102,7 +92,7 @@ export function SendCard(props: { nftId: number; cardId: number }) {
 
   return (
     <Screen title="Send a card">
-      <figure class="card-picture">
+      <figure class={`card-picture layout-${m.layout ?? 'general'}`}>
         <img src={m.image} alt={`Card: ${m.name}`} />
         <figcaption>
           {m.name} · #{card.card_id}
@@ -114,39 +104,7 @@ export function SendCard(props: { nftId: number; cardId: number }) {
         </p>
       ) : (
         <form class="stack" id="send-form" noValidate onSubmit={submit} aria-describedby={error ? 'send-error' : undefined}>
-          <fieldset class="stack">
-            <legend>Send to</legend>
-            <label class="choice">
-              <input type="radio" name="kind" value="address" checked={kind === 'address'} onChange={() => setKind('address')} /> A wallet address
-            </label>
-            <label class="choice">
-              <input type="radio" name="kind" value="person" checked={kind === 'person'} onChange={() => setKind('person')} /> A person, by name and phone
-              number
-            </label>
-          </fieldset>
-          {/* Keyed: the two forms' inputs are different elements, so none carries the other's pattern or value. */}
-          {kind === 'address' ? (
-            <div class="stack" key="address">
-              <label for="to_address">Wallet address</label>
-              <input
-                id="to_address"
-                name="to_address"
-                required
-                pattern="0x[0-9a-fA-F]{40}"
-                autocomplete="off"
-                spellcheck={false}
-                data-missing="Enter the wallet address to send the card to."
-                data-invalid="A wallet address is 0x and 40 characters 0-9 and a-f."
-              />
-            </div>
-          ) : (
-            <div class="stack" key="person">
-              <label for="to_name">Legal name</label>
-              <input id="to_name" name="to_name" required maxLength={100} autocomplete="off" data-missing="Enter the person's legal name." />
-              <PhoneField id="to_phone" name="to_phone" label="Phone number" />
-              <p class="muted small">If they are not a member yet, the card waits for them in a wallet kept under this name and number.</p>
-            </div>
-          )}
+          <RecipientFields kind={kind} onKind={setKind} what="the card" />
           <PinField id="pin" label="PIN (6 digits)" inputRef={pin} />
           {error && (
             <p id="send-error" class="error" role="alert">

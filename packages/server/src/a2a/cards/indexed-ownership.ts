@@ -1,4 +1,5 @@
 import { zeroAddress } from 'viem';
+import { confirmedHeight } from '../../chain/confirmations.ts';
 import { encodeCardCursor, type CardIndex } from '../../card-index/index.ts';
 import type { Db } from '../../store/database.ts';
 import type { CardOwnershipReader, ListOwnedCardsInput, OwnedCard } from './ownership.ts';
@@ -22,10 +23,10 @@ export class IndexedCardOwnershipReader implements CardOwnershipReader {
     const contract = input.contract.toLowerCase();
     const followed = await isFollowedContract(this.db, input.chain.name, contract);
     if (!followed) return this.fallback.listOwnedCards(input);
-    // Answer as of the chain's head now: a card sent a moment ago is already where it went.
-    const head = await input.chain.client.getBlockNumber({ cacheTime: 0 });
+    // Answer as of the chain's confirmed head now: a card sent a moment ago, once final, is already where it went.
     try {
-      await this.index.waitUntilIndexed(input.chain.name, head, { timeoutMs: INDEX_WAIT_MS });
+      const confirmed = await confirmedHeight(input.chain);
+      if (confirmed >= 0n) await this.index.waitUntilIndexed(input.chain.name, confirmed, { timeoutMs: INDEX_WAIT_MS });
     } catch {
       return this.fallback.listOwnedCards(input);
     }

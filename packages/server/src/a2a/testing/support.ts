@@ -48,6 +48,15 @@ contract TestToken {
         emit Transfer(msg.sender, to, amount);
         return true;
     }
+
+    mapping(address => mapping(address => uint256)) public allowance;
+    event Approval(address indexed owner, address indexed spender, uint256 value);
+
+    function approve(address spender, uint256 amount) external returns (bool) {
+        allowance[msg.sender][spender] = amount;
+        emit Approval(msg.sender, spender, amount);
+        return true;
+    }
 }
 
 /// A contract for execute_contract: a require with a reason, a custom error, a tuple argument.

@@ -79,7 +79,7 @@ async function takeCardClaim(deps: { store: Store; leaseMs: number }, card: Clai
  */
 export async function releaseCardClaims(deps: { store: Store; outbox: TransactionOutbox }, cards: readonly ClaimedCard[], operation: string): Promise<void> {
   const transaction = await deps.outbox.findByIdempotencyKey(operation);
-  if (transaction?.status === 'signed') return;
+  if (transaction?.status === 'signed' || transaction?.status === 'included') return;
   for (const card of uniqueCards(cards)) await deleteCardClaim(deps.store.db, card, operation);
 }
 

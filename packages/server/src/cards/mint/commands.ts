@@ -7,6 +7,7 @@ import type { Config } from '../../config/config.ts';
 import type { Store } from '../../store/database.ts';
 import type { KeyVault } from '../../custody/key-vault.ts';
 import type { ChainRegistry } from '../../chain/chains.ts';
+import { finalReceipt } from '../../chain/final-receipt.ts';
 import type { TransactionOutbox } from '../../outbox/outbox.ts';
 import type { Logger } from 'pino';
 import { epochSeconds } from '../../store/database.ts';
@@ -288,7 +289,7 @@ export async function settleMintBatch(deps: { store: Store; chains: ChainRegistr
   const transaction = await deps.outbox.waitForFinal(batch.outbox_id, timeoutMs);
   if (transaction.status === 'mined' && transaction.receiptStatus === 'success') {
     // The logs came with the settlement when this process saw it mined; else the node has them.
-    const logs = transaction.logs ?? (await deps.chains.get(batch.chain).client.getTransactionReceipt({ hash: transaction.txHash })).logs;
+    const logs = transaction.logs ?? (await finalReceipt(deps.chains.get(batch.chain), transaction.txHash)).logs;
     const minted = parseEventLogs({ abi: cardNftAbi, eventName: 'Transfer', logs: [...logs] }).filter(
       (log) => log.address.toLowerCase() === batch.contract && log.args.from === '0x0000000000000000000000000000000000000000',
     );

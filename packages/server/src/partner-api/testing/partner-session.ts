@@ -9,8 +9,12 @@ import type { Operator } from '../../operator/operator.ts';
 import { buildApprovedPartner } from '../../testing/factories.ts';
 
 /** An approved partner (card contract deployed) signed in through A1, with its access token. */
-export async function signedInPartner(app: App, deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox; operator: Operator }) {
-  const built = await buildApprovedPartner(deps);
+export async function signedInPartner(
+  app: App,
+  deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox; operator: Operator },
+  overrides: Parameters<typeof buildApprovedPartner>[1] = {},
+) {
+  const built = await buildApprovedPartner(deps, overrides);
   const token = await signInToken(app, built.partner.email, built.passwordHash);
   return { ...built, token };
 }

@@ -22,6 +22,8 @@ import * as cardClaims from './020-card-claims.ts';
 import * as signInGuard from './021-sign-in-guard.ts';
 import * as webhookDelivery from './022-webhook-delivery.ts';
 import * as masterKeyRollout from './023-master-key-rollout.ts';
+import * as memberTransfers from './024-member-transfers.ts';
+import * as cardContractKind from './025-card-contract-kind.ts';
 
 import type { MigrationContext } from './context.ts';
 
@@ -56,6 +58,8 @@ const migrations: Record<string, MigrationModule> = {
   '021-sign-in-guard': signInGuard,
   '022-webhook-delivery': webhookDelivery,
   '023-master-key-rollout': masterKeyRollout,
+  '024-member-transfers': memberTransfers,
+  '025-card-contract-kind': cardContractKind,
 };
 
 export function migrationProvider(context: MigrationContext): MigrationProvider {

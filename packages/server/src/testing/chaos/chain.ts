@@ -3,6 +3,17 @@ import { join } from 'node:path';
 import { anvilBinaryPath, freePort, nodeIdentity, waitForRpc } from '../../chain/managed-node.ts';
 import { keepWholeStateDump, WholeCopyKeeper } from '../../chain/state-dump.ts';
 
+export type ReorgMode = 'dropped' | 'reordered';
+
+/** One reorganisation made: its depth, and how many mined transactions the replaced blocks held. */
+export interface ReorgDone {
+  depth: number;
+  mode: ReorgMode;
+  /** Too few blocks above the setup yet: nothing was replaced. */
+  skipped: boolean;
+  transactions: number;
+}
+
 /**
  * The chaos run's chain: an anvil that no service manages (the services see an external chain),
  * keeping its state in a file so that a restart after `kill -9` carries on from the last dump, on
@@ -17,6 +28,9 @@ export class ChaosChain {
 
   readonly #log: (line: string) => void;
   #wholeCopies: WholeCopyKeeper | undefined;
+  /** A reorganisation is reading or replacing blocks: the ticker mines none meanwhile. */
+  #reorganising = false;
+  #ticking: Promise<unknown> | undefined;
 
   private constructor(port: number, directory: string, log: (line: string) => void) {
     this.#port = port;
@@ -61,6 +75,78 @@ export class ChaosChain {
     const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
     await exited;
     clearTimeout(timer);
+  }
+
+  /**
+   * Replaces the newest `depth` blocks with as many new ones (`anvil_reorg`), as a live chain's
+   * reorganisation does. `dropped`: the new blocks hold none of the old blocks' transactions (each
+   * is gone unless its sender sends it again). `reordered`: every one comes back, in its order (so
+   * nonces stay valid), one block later where the window allows. Mining is paused meanwhile so the
+   * window read is the window replaced; what was sent in between is dropped with the pool (below).
+   */
+  async reorganise(depth: number, mode: ReorgMode, options: { aboveBlock: number }): Promise<ReorgDone> {
+    const rpc = (method: string, params: unknown[] = []) => this.#rpc(method, params);
+    this.#reorganising = true;
+    await this.#ticking;
+    await rpc('evm_setAutomine', [false]);
+    try {
+      const head = Number(await rpc('eth_blockNumber'));
+      // Never below the load's first block: the setup (contracts, funding) stays.
+      const taken = Math.min(depth, head - options.aboveBlock);
+      if (taken < 1) return { depth, mode, skipped: true, transactions: 0 };
+      const first = head - taken + 1;
+      const replayed: Array<[string, number]> = [];
+      let transactions = 0;
+      for (let number = first; number <= head; number++) {
+        const block = (await rpc('eth_getBlockByNumber', [`0x${number.toString(16)}`, false])) as { transactions: string[] };
+        for (const hash of block.transactions) {
+          transactions += 1;
+          if (mode === 'dropped') continue;
+          const raw = (await rpc('eth_getRawTransactionByHash', [hash])) as string;
+          replayed.push([raw, Math.min(taken - 1, number - first + 1)]);
+        }
+      }
+      await rpc('anvil_reorg', [taken, replayed]);
+      // anvil's pool keeps the nonce marks of the replaced blocks: an account's next transactions
+      // then wait as `queued` for ever, though the chain's nonce is theirs. A live node re-checks its
+      // pool against the new head; here it is emptied, as a node that loses its pool would, and the
+      // senders send again what they still wait for.
+      await rpc('anvil_dropAllTransactions');
+      return { depth: taken, mode, skipped: false, transactions };
+    } finally {
+      this.#reorganising = false;
+      await rpc('evm_setAutomine', [true]);
+    }
+  }
+
+  /**
+   * Mines an empty block every `intervalMs` until `until`, as a live chain makes blocks without
+   * traffic: a confirmation depth above 0 is reached even after the load stops.
+   */
+  async tick(intervalMs: number, until: () => boolean): Promise<void> {
+    while (!until()) {
+      await new Promise((resolve) => setTimeout(resolve, intervalMs));
+      if (this.#reorganising || !this.running) continue;
+      this.#ticking = this.#rpc('evm_mine', []).catch(() => undefined);
+      await this.#ticking;
+    }
+  }
+
+  /** The node's newest block number. */
+  async head(): Promise<number> {
+    return Number(await this.#rpc('eth_blockNumber', []));
+  }
+
+  async #rpc(method: string, params: unknown[]): Promise<unknown> {
+    const response = await fetch(this.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      signal: AbortSignal.timeout(30_000),
+    });
+    const body = (await response.json()) as { result?: unknown; error?: { message: string } };
+    if (body.error) throw new Error(`${method}: ${body.error.message}`);
+    return body.result;
   }
 
   async restart(): Promise<void> {

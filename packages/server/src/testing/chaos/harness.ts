@@ -6,7 +6,7 @@
  * It lives in testing/ because it is test support: it starts whole services from outside and
  * reads their store for the final check, which only testing/ may do (layers.test.ts).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
@@ -17,7 +17,7 @@ import { buildApprovedPartner, buildUser } from '../factories.ts';
 import { startService } from '../service-process.ts';
 import { createSharedInstallation, type SharedInstallation } from '../shared-installation.ts';
 import { RATE_LIMIT_GROUPS } from '../../http/rate-limit/limits.ts';
-import { ChaosChain } from './chain.ts';
+import { ChaosChain, type ReorgMode } from './chain.ts';
 import { runWorker, signInAll, sleep, type ChaosMember, type ChaosPartner, type LoadContext } from './load.ts';
 import { LoadModel, Random, type Timeline } from './model.ts';
 import { verifyAgainstChain, type Verification } from './verify.ts';
@@ -34,8 +34,25 @@ export interface ChaosOptions {
   workers?: number;
   /** Mean seconds between kills; 0: no kills. */
   killEverySeconds?: number;
+  /** Mean seconds between reorganisations of the chain (depth 1 to 5); 0 or absent: none. */
+  reorgEverySeconds?: number;
+  /**
+   * The chain's `confirmations` for the services (WALLET_CHAIN_MAIN_CONFIRMATIONS): a depth or
+   * `safe`/`finalized`; default 0, as for Kaia. Above 0 the chain also mines a block a second.
+   */
+  confirmations?: string;
   /** Progress lines (kills, phases). */
   log?: (line: string) => void;
+}
+
+/** The reorganisations a run made. */
+export interface ReorgFigures {
+  /** Made, by depth, by what became of the replaced blocks' transactions. */
+  byDepth: Record<number, Record<ReorgMode, number>>;
+  /** Mined transactions the replaced blocks held, by mode. */
+  transactions: Record<ReorgMode, number>;
+  /** anvil_reorg calls that failed (the run's own trouble, not the service's). */
+  failed: string[];
 }
 
 export interface ChaosReport extends Verification {
@@ -46,6 +63,8 @@ export interface ChaosReport extends Verification {
   operations: { answered: number; refused: number; unanswered: number };
   byKind: Record<string, { answered: number; refused: number; unanswered: number }>;
   kills: { instances: number; chain: number };
+  /** Present when the run reorganised the chain. */
+  reorgs?: ReorgFigures;
   surprises: string[];
   /** What scraping every instance's /metrics during the load saw. */
   metrics: MetricsSeen;
@@ -70,11 +89,21 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   let installation: SharedInstallation | undefined;
   const instances: Instance[] = Array.from({ length: options.instances }, (_, index) => ({ index, child: undefined, baseUrl: undefined }));
   const timeline: Timeline = [];
+  let stopTicker = async () => {};
   try {
+    const confirmations = options.confirmations ?? '0';
+    // Blocks come without traffic too, so every answer reaches its confirmation depth.
+    let ticking = confirmations !== '0';
+    const ticker = ticking ? chain.tick(1_000, () => !ticking) : Promise.resolve();
+    stopTicker = async () => {
+      ticking = false;
+      await ticker;
+    };
     installation = await createSharedInstallation({
       rpcUrl: chain.rpcUrl,
       chainId: chain.chainId,
       store: options.store,
+      env: { WALLET_CHAIN_MAIN_CONFIRMATIONS: confirmations },
       configFile: {
         // The load comes from one address; the per-address limits would refuse most of it (the
         // limits have tests of their own: http/abuse-limits.test.ts).
@@ -100,10 +129,27 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const workers = Array.from({ length: options.workers ?? 4 }, (_, index) => runWorker(context, new Random(options.seed * 7919 + index + 1), until));
     const kills = { instances: 0, chain: 0 };
     const chaos = options.killEverySeconds === 0 ? Promise.resolve() : killAtRandom({ random, until, instances, env, chain, kills, log, timeline, meanSeconds: options.killEverySeconds ?? 6 });
+    const reorgs: ReorgFigures | undefined = options.reorgEverySeconds ? { byDepth: {}, transactions: { dropped: 0, reordered: 0 }, failed: [] } : undefined;
+    const reorganising = reorgs
+      ? reorganiseAtRandom({
+          // A source of its own: the kills and the load choose as they do without reorgs.
+          random: new Random(options.seed * 104_729 + 17),
+          until,
+          chain,
+          reorgs,
+          log,
+          timeline,
+          meanSeconds: options.reorgEverySeconds!,
+          aboveBlock: await chain.head(),
+        })
+      : Promise.resolve();
     const scraped = scrapeMetricsDuring(instances, until);
-    await Promise.all([...workers, chaos]);
+    await Promise.all([...workers, chaos, reorganising]);
     const metrics = await scraped;
-    log(`load done: ${JSON.stringify(context.model.totals)}; kills ${JSON.stringify(kills)}; settling`);
+    log(`load done: ${JSON.stringify(context.model.totals)}; kills ${JSON.stringify(kills)}${reorgs ? `; reorgs ${JSON.stringify(reorgs.byDepth)}` : ''}; settling`);
+    // The instances notice a replaced block by polling (the outbox's rewind watch, the card index):
+    // give them a few of their checks before the store is read for the final check.
+    if (reorgs) await sleep(REORG_NOTICE_MS);
 
     const verification = await verifyAgainstChain({
       services: await installation.open(),
@@ -125,11 +171,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       operations: context.model.totals,
       byKind: Object.fromEntries(context.model.operations),
       kills,
+      ...(reorgs ? { reorgs } : {}),
       surprises: context.surprises,
       metrics,
     };
   } finally {
     await Promise.all(instances.map((instance) => stopInstance(instance)));
+    await stopTicker();
     await chain.close();
     await installation?.remove();
     rmSync(chainDir, { recursive: true, force: true });
@@ -202,8 +250,11 @@ async function startInstance(instance: Instance, env: NodeJS.ProcessEnv, timelin
   started.service.once('exit', () => children.delete(started.service));
   instance.child = started.service;
   instance.baseUrl = started.baseUrl;
-  started.service.stderr!.on('data', () => {});
-  started.service.stdout!.on('data', () => {});
+  // CHAOS_LOG_DIR keeps what each instance logs (warnings: rewinds, reorgs, broadcast failures).
+  const logDir = process.env.CHAOS_LOG_DIR;
+  const keep = logDir ? (chunk: Buffer) => appendFileSync(join(logDir, `instance-${instance.index}.log`), chunk) : () => {};
+  started.service.stderr!.on('data', keep);
+  started.service.stdout!.on('data', keep);
   started.service.once('exit', () => {
     if (instance.child === started.service) {
       instance.child = undefined;
@@ -262,6 +313,47 @@ async function killAtRandom(options: {
       await sleep(downMs);
       await chain.restart();
       timeline.push({ at: Date.now(), line: 'chain node up again' });
+    }
+  }
+}
+
+/** How long the instances are given after the last reorganisation to notice it (their checks run every second or faster). */
+const REORG_NOTICE_MS = 5_000;
+
+/**
+ * Reorganises the chain at random moments: depth 1 to 5, the replaced blocks' transactions dropped
+ * or re-ordered into later blocks (half each), never reaching below `aboveBlock` (the setup).
+ */
+async function reorganiseAtRandom(options: {
+  random: Random;
+  until: number;
+  chain: ChaosChain;
+  reorgs: ReorgFigures;
+  log: (line: string) => void;
+  timeline: Timeline;
+  meanSeconds: number;
+  aboveBlock: number;
+}): Promise<void> {
+  const { random, chain, reorgs, log, timeline } = options;
+  for (;;) {
+    const wait = (0.5 + random.next()) * options.meanSeconds * 1000;
+    if (Date.now() + wait >= options.until) return;
+    await sleep(wait);
+    const depth = random.int(1, 5);
+    const mode: ReorgMode = random.next() < 0.5 ? 'dropped' : 'reordered';
+    if (!chain.running) continue;
+    try {
+      const done = await chain.reorganise(depth, mode, { aboveBlock: options.aboveBlock });
+      if (done.skipped) continue;
+      const byMode = (reorgs.byDepth[done.depth] ??= { dropped: 0, reordered: 0 });
+      byMode[done.mode] += 1;
+      reorgs.transactions[done.mode] += done.transactions;
+      const line = `reorg depth ${done.depth}, ${done.transactions} transaction(s) ${done.mode === 'dropped' ? 'dropped' : 're-ordered'}`;
+      timeline.push({ at: Date.now(), line });
+      log(line);
+    } catch (error) {
+      reorgs.failed.push((error as Error).message);
+      log(`reorg depth ${depth} (${mode}) failed: ${(error as Error).message}`);
     }
   }
 }

@@ -123,8 +123,9 @@ async function run(kind: string, context: LoadContext, random: Random, baseUrl: 
   try {
     await operation(context, random, baseUrl);
   } catch (error) {
-    if (error instanceof Unanswered) context.model.count(kind, 'unanswered');
-    else throw error;
+    if (!(error instanceof Unanswered)) throw error;
+    context.model.count(kind, 'unanswered');
+    context.surprises.push(`${kind}: unanswered: ${error.message}`);
   }
 }
 
@@ -231,6 +232,7 @@ async function onCard(
     if (!(error instanceof Unanswered)) throw error;
     card.history.push(cardEvent(kind, baseUrl, sentAt, after, error));
     context.model.count(kind, 'unanswered');
+    context.surprises.push(`${kind} card ${card.partner}:${card.cardId}: unanswered: ${error.message}`);
     card.possible.add(after.toLowerCase());
   } finally {
     card.busy = false;
@@ -424,6 +426,7 @@ const app2app: Operation = async (context, random, baseUrl) => {
     if (!(error instanceof Unanswered)) throw error;
     card?.history.push(cardEvent(kind, approveUrl, sentAt, to, error));
     context.model.count(kind, 'unanswered');
+    context.surprises.push(`${kind} approve: unanswered: ${error.message}`);
     if (card) card.possible.add(to.toLowerCase());
     if (coins) context.model.coins.push({ address: to, wei, certain: false });
   } finally {

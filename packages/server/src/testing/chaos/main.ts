@@ -1,5 +1,9 @@
 /**
- * `npm run chaos -- --duration <s> --seed <n> [--instances 3] [--store postgres|sqlite] [--workers 4] [--kill-every <s>]`
+ * `npm run chaos -- --duration <s> --seed <n> [--instances 3] [--store postgres|sqlite] [--workers 4] [--kill-every <s>] [--reorgs [--reorg-every <s>]]`
+ *
+ * --reorgs reorganises the chain under the load (anvil_reorg, depth 1 to 5) instead of killing
+ * processes; --kill-every given as well does both. --confirmations 0|<depth>|safe|finalized is the
+ * chain's rule for the services (default 0).
  *
  * PostgreSQL comes from --database-url, else TEST_DATABASE_URL or DATABASE_URL; the run makes a
  * fresh schema there and drops it at the end. Prints the figures; exits 1 on any discrepancy.
@@ -15,7 +19,10 @@ const { values } = parseArgs({
     instances: { type: 'string' },
     store: { type: 'string' },
     workers: { type: 'string', default: '4' },
-    'kill-every': { type: 'string', default: '6' },
+    'kill-every': { type: 'string' },
+    reorgs: { type: 'boolean', default: false },
+    'reorg-every': { type: 'string', default: '3' },
+    confirmations: { type: 'string', default: '0' },
     'database-url': { type: 'string' },
   },
 });
@@ -33,7 +40,9 @@ const report = await runChaos({
   store,
   ...(databaseUrl ? { databaseUrl } : {}),
   workers: Number(values.workers),
-  killEverySeconds: Number(values['kill-every']),
+  killEverySeconds: Number(values['kill-every'] ?? (values.reorgs ? 0 : 6)),
+  ...(values.reorgs ? { reorgEverySeconds: Number(values['reorg-every']) } : {}),
+  confirmations: values.confirmations,
   log: (line) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`),
 });
 console.log(formatReport(report));

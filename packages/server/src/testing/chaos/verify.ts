@@ -15,6 +15,8 @@ export interface Verification {
   duplicated: number;
   /** Every discrepancy found, one line each (lost and duplicated ones included). */
   discrepancies: string[];
+  /** Every list (A13, A18, B4) showed each card where the chain's ownerOf has it. */
+  indexEqualsChain: boolean;
   cardsOnChain: number;
   accountsChecked: number;
   settleSeconds: number;
@@ -44,6 +46,7 @@ export async function verifyAgainstChain(options: {
     const settleStarted = Date.now();
     await settle(services, options.log);
     const settleSeconds = (Date.now() - settleStarted) / 1000;
+    discrepancies.push(...(await unsettled(services)));
     const client = services.chains.get('main').client as PublicClient;
 
     // The chain's owners of every card of every partner contract.
@@ -96,6 +99,8 @@ export async function verifyAgainstChain(options: {
       if (latest !== pending) discrepancies.push(`nonce gap: ${address} latest ${latest}, pending ${pending}`);
     }
 
+    discrepancies.push(...(await staleReceipts(services, client)));
+
     const lists = await compareLists(options, owners);
     discrepancies.push(...lists.differences);
     // A card a list shows wrongly: what was done with it, and what the index applied.
@@ -120,7 +125,7 @@ export async function verifyAgainstChain(options: {
         discrepancies.push(`mint count of partner ${index}: mint_count ${row.mint_count}, minted batches ${minted} cards, on chain ${onChain}`);
       }
     }
-    return { lost, duplicated, discrepancies, cardsOnChain, accountsChecked: senders.length, settleSeconds };
+    return { lost, duplicated, discrepancies, indexEqualsChain: lists.differences.length === 0, cardsOnChain, accountsChecked: senders.length, settleSeconds };
   } finally {
     await services.close();
   }
@@ -131,7 +136,8 @@ async function settle(services: Services, log: (line: string) => void): Promise<
   const db = services.store.db;
   const deadline = Date.now() + SETTLE_TIMEOUT_MS;
   for (;;) {
-    const unmined = await db.selectFrom('outbox_transactions').select('id').where('status', '=', 'signed').execute();
+    // `included`: mined, its block not yet confirmed (chains with confirmations above 0).
+    const unmined = await db.selectFrom('outbox_transactions').select('id').where('status', 'in', ['signed', 'included']).execute();
     const submitted = await db.selectFrom('card_mint_batches').select('id').where('status', '=', 'submitted').execute();
     if (unmined.length === 0 && submitted.length === 0) return;
     if (Date.now() > deadline) {
@@ -142,6 +148,51 @@ async function settle(services: Services, log: (line: string) => void): Promise<
     await recoverMintBatches(services).catch(() => {});
     await sleep(500);
   }
+}
+
+/** Transactions the outbox still has to mine after settling (each account's lowest nonce): a gap the service never filled. */
+async function unsettled(services: Services): Promise<string[]> {
+  const rows = await services.store.db
+    .selectFrom('outbox_transactions')
+    .select(['from_address', 'status'])
+    .select((eb) => [eb.fn.min('nonce').as('lowest'), eb.fn.countAll().as('count')])
+    .where('status', 'in', ['signed', 'included'])
+    .groupBy(['from_address', 'status'])
+    .execute();
+  return rows.map((row) => `unmined: ${row.count} transaction(s) of ${row.from_address} still ${row.status} after settling, from nonce ${row.lowest}`);
+}
+
+/**
+ * Every receipt the outbox recorded against the chain: the transaction is there, in the block
+ * recorded (a reorg that moved or dropped it must have been noticed, or A20 and B3 answer from a
+ * block that is gone).
+ */
+async function staleReceipts(services: Services, client: PublicClient): Promise<string[]> {
+  const rows = await services.store.db
+    .selectFrom('outbox_transactions')
+    .select(['id', 'tx_hash', 'status', 'block_number', 'block_hash'])
+    .where('block_hash', 'is not', null)
+    .execute();
+  const found: string[] = [];
+  // A node may still answer for a block above its head (anvil after a reorg): such a receipt does not count.
+  const head = await client.getBlockNumber({ cacheTime: 0 });
+  for (let start = 0; start < rows.length; start += 20) {
+    const chunk = rows.slice(start, start + 20);
+    const receipts = await Promise.all(chunk.map((row) => client.getTransactionReceipt({ hash: row.tx_hash as Hex }).catch(() => undefined)));
+    for (const [index, row] of chunk.entries()) {
+      const receipt = receipts[index];
+      if (receipt && receipt.blockNumber > head) {
+        found.push(`stale receipt: outbox ${row.id} (${row.status}) recorded ${row.tx_hash} in block ${row.block_number}; the node answers a receipt in block ${receipt.blockNumber}, above its head ${head}`);
+        continue;
+      }
+      if (receipt?.blockHash.toLowerCase() === row.block_hash!.toLowerCase()) continue;
+      found.push(
+        `stale receipt: outbox ${row.id} (${row.status}) recorded ${row.tx_hash} in block ${row.block_number} ${row.block_hash}; ` +
+          (receipt ? `the chain has it in block ${receipt.blockNumber} ${receipt.blockHash}` : 'the chain has no receipt of it'),
+      );
+    }
+  }
+  return found;
 }
 
 /** The service's lists (A13, A18, B4) against the chain's owners, asked until they agree (the card index follows the chain). */
@@ -219,12 +270,13 @@ async function describeCard(services: Services, client: PublicClient, card: Card
           `${other.error ? `, error ${other.error.slice(0, 200)}` : ''}; chain: ${receipt ? `receipt ${receipt.status} in block ${receipt.blockNumber} ${receipt.blockHash}` : 'no receipt'} of ${other.tx_hash}`,
       );
     }
-    const [latest, pending] = await Promise.all([
+    const [latest, pending, head] = await Promise.all([
       client.getTransactionCount({ address: row.from_address as Address, blockTag: 'latest' }),
       client.getTransactionCount({ address: row.from_address as Address, blockTag: 'pending' }),
+      client.getBlockNumber({ cacheTime: 0 }),
     ]);
     const next = await db.selectFrom('account_nonces').select('next_nonce').where('chain', '=', row.chain).where('address', '=', row.from_address).executeTakeFirst();
-    lines.push(`  account ${row.from_address}: chain nonce latest ${latest}, pending ${pending}; store next_nonce ${next?.next_nonce ?? '-'}`);
+    lines.push(`  account ${row.from_address}: chain nonce latest ${latest}, pending ${pending}; store next_nonce ${next?.next_nonce ?? '-'}; chain head ${head}`);
     if (row.block_number !== null) {
       const block = await client.getBlock({ blockNumber: BigInt(row.block_number) }).catch(() => undefined);
       lines.push(`  chain block ${row.block_number}: ${block ? `${block.hash}, ${block.transactions.length} tx(s): ${block.transactions.join(' ')}` : 'none'}`);

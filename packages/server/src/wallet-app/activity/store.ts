@@ -1,32 +1,111 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../../store/database.ts';
 
-/** The member's latest App2App requests (those the member opened), newest first. */
-export async function listMemberRequests(db: Db, userId: string, limit: number) {
-  return db.selectFrom('a2a_requests').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').limit(limit).execute();
+/**
+ * A position in one of the activity's lists, newest first: the values of its ordering columns of
+ * the last row a page showed. The next page reads rows strictly before it.
+ */
+export type Position = Array<string | number>;
+
+/** `(columns) < (values)` in the list's order, written out so both stores use their indexes the same way. */
+function before(columns: string[], values: Position | undefined): Expression<SqlBool> {
+  if (!values) return sql<SqlBool>`1 = 1`;
+  const [column, ...rest] = columns;
+  const [value, ...others] = values;
+  if (rest.length === 0) return sql<SqlBool>`${sql.ref(column!)} < ${value}`;
+  return sql<SqlBool>`(${sql.ref(column!)} < ${value} or (${sql.ref(column!)} = ${value} and ${before(rest, others)}))`;
 }
 
-/** The latest indexed card transfers from or to `address` (lower-case), newest first, with the nft_id of contracts of this service. */
-export async function listCardTransfersOf(db: Db, address: string, limit: number) {
+/** The member's App2App requests (those she opened), newest first. */
+export async function listMemberRequests(db: Db, userId: string, limit: number, after?: Position) {
+  return db
+    .selectFrom('a2a_requests')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where(before(['created_at', 'request_key'], after))
+    .orderBy('created_at', 'desc')
+    .orderBy('request_key', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** Indexed card transfers from or to `address` (lower-case), newest first, with the contract's nft_id and BApp of this service. */
+export async function listCardTransfersOf(db: Db, address: string, limit: number, after?: Position) {
   return db
     .selectFrom('indexed_card_transfers as t')
     .leftJoin('nft_contracts as c', (join) => join.onRef('c.chain', '=', 't.chain').onRef('c.address', '=', 't.contract'))
-    .select(['t.chain', 't.contract', 't.token_id', 't.from_address', 't.to_address', 't.tx_hash', 't.block_time', 'c.id as nft_id'])
+    .leftJoin('partners as p', 'p.id', 'c.partner_id')
+    .select(['t.chain', 't.contract', 't.token_id', 't.from_address', 't.to_address', 't.tx_hash', 't.log_index', 't.block_time', 'c.id as nft_id', 'p.service_name as bapp_name'])
     .where((eb) => eb.or([eb('t.from_address', '=', address), eb('t.to_address', '=', address)]))
+    .where(before(['t.block_time', 't.tx_hash', 't.log_index'], after))
     .orderBy('t.block_time', 'desc')
+    .orderBy('t.tx_hash', 'desc')
     .orderBy('t.log_index', 'desc')
     .limit(limit)
     .execute();
 }
 
-/** The latest card sends `address` signed through the outbox (their idempotency keys start with `card-send:`), newest first. */
-export async function listCardSendsBy(db: Db, address: string, limit: number) {
+/**
+ * Card sends `address` signed from the wallet app (outbox keys `member-card-send:`) that the index
+ * does not show as done: still pending, or failed or reverted. Newest first.
+ */
+export async function listUnfinishedCardSendsBy(db: Db, address: string, limit: number, after?: Position) {
   return db
     .selectFrom('outbox_transactions as o')
     .leftJoin('nft_contracts as c', (join) => join.onRef('c.chain', '=', 'o.chain').onRef('c.address', '=', 'o.to_address'))
-    .select(['o.chain', 'o.to_address', 'o.data', 'o.tx_hash', 'o.status', 'o.receipt_status', 'o.created_ms', 'c.id as nft_id'])
+    .leftJoin('partners as p', 'p.id', 'c.partner_id')
+    .select(['o.id', 'o.chain', 'o.to_address', 'o.data', 'o.tx_hash', 'o.status', 'o.receipt_status', 'o.created_ms', 'c.id as nft_id', 'p.service_name as bapp_name'])
     .where('o.from_address', '=', address)
-    .where('o.idempotency_key', 'like', 'card-send:%')
+    .where('o.idempotency_key', 'like', '%card-send:%')
+    .where((eb) => eb.or([eb('o.status', '!=', 'mined'), eb('o.receipt_status', '!=', 'success')]))
+    .where(before(['o.created_ms', 'o.id'], after))
     .orderBy('o.created_ms', 'desc')
+    .orderBy('o.id', 'desc')
     .limit(limit)
     .execute();
+}
+
+/** The member's coin and token sends and the test coins sent to her, with their transaction's state, newest first. */
+export async function listMemberTransfers(db: Db, userId: string, limit: number, after?: Position) {
+  return db
+    .selectFrom('member_transfers as m')
+    .leftJoin('outbox_transactions as o', 'o.idempotency_key', 'm.outbox_key')
+    .select(['m.id', 'm.kind', 'm.chain', 'm.token', 'm.to_address', 'm.units', 'm.created_ms', 'o.tx_hash', 'o.status', 'o.receipt_status', 'o.from_address'])
+    .where('m.user_id', '=', userId)
+    .where(before(['m.created_ms', 'm.id'], after))
+    .orderBy('m.created_ms', 'desc')
+    .orderBy('m.id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** Escrow claim links the member claimed, newest first, with the card's BApp. */
+export async function listMemberClaims(db: Db, userId: string, limit: number, after?: Position) {
+  return db
+    .selectFrom('escrow_claims as e')
+    .leftJoin('partners as p', 'p.id', 'e.partner_id')
+    .select(['e.id', 'e.chain', 'e.nft_id', 'e.contract', 'e.token_id', 'e.claimed_to', 'e.escrow_address', 'e.updated_ms', 'p.service_name as bapp_name'])
+    .where('e.claimed_by', '=', userId)
+    .where(before(['e.updated_ms', 'e.id'], after))
+    .orderBy('e.updated_ms', 'desc')
+    .orderBy('e.id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** Who the addresses (lower-case) are, as far as this service knows: members, people whose wallet it keeps, BApps, escrow contracts. */
+export async function namesOf(db: Db, addresses: string[]): Promise<Map<string, { name: string; kind: 'member' | 'person' | 'bapp' | 'claim_link' | 'operator' }>> {
+  const names = new Map<string, { name: string; kind: 'member' | 'person' | 'bapp' | 'claim_link' | 'operator' }>();
+  if (addresses.length === 0) return names;
+  const [members, people, partners, escrows] = await Promise.all([
+    db.selectFrom('users').select(['main_address', 'name']).where(sql<string>`lower(main_address)`, 'in', addresses).execute(),
+    db.selectFrom('reserved_wallets').select(['address', 'name']).where('address', 'in', addresses).execute(),
+    db.selectFrom('partners').select(['main_address', 'service_name']).where(sql<string>`lower(main_address)`, 'in', addresses).execute(),
+    db.selectFrom('escrow_claims').select('escrow_address').distinct().where('escrow_address', 'in', addresses).execute(),
+  ]);
+  for (const row of escrows) names.set(row.escrow_address, { name: 'a claim link', kind: 'claim_link' });
+  for (const row of partners) names.set(row.main_address.toLowerCase(), { name: row.service_name, kind: 'bapp' });
+  for (const row of people) names.set(row.address, { name: row.name, kind: 'person' });
+  for (const row of members) names.set(row.main_address.toLowerCase(), { name: row.name, kind: 'member' });
+  return names;
 }

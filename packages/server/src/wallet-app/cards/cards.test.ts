@@ -145,19 +145,22 @@ describe('wallet-app cards', () => {
     assert.equal((await openAs(app, holder.token, requestKey)).statusCode, 200);
     const activity = await walletApp(app, holder.token, 'GET', '/v2/wallet-app/activity');
     assert.equal(activity.statusCode, 200, activity.body);
-    const { requests, card_transfers: transfers } = activity.json();
+    const items = activity.json().items as Array<Record<string, any>>;
+    const requests = items.filter((item) => item.kind === 'request');
+    const transfers = items.filter((item) => item.kind === 'card');
     assert.deepEqual(
-      { key: requests[0].request_key, type: requests[0].type, status: requests[0].status, bapp: requests[0].bapp_name },
-      { key: requestKey, type: 'auth', status: 'requested', bapp: BAPP.name },
+      { key: requests[0]!.request_key, type: requests[0]!.type, status: requests[0]!.status, state: requests[0]!.state, bapp: requests[0]!.bapp_name },
+      { key: requestKey, type: 'auth', status: 'requested', state: 'waiting', bapp: BAPP.name },
     );
-    const outgoing = transfers.find((transfer: { card_id: number; direction: string }) => transfer.card_id === toAddress && transfer.direction === 'sent');
+    const outgoing = transfers.find((transfer) => transfer.card_id === toAddress && transfer.direction === 'sent')!;
     assert.deepEqual(
-      { state: outgoing.state, counterparty: outgoing.counterparty, hash: outgoing.tx_hash, name: outgoing.card_name, nftId: outgoing.nft_id },
+      { state: outgoing.state, counterparty: outgoing.counterparty.address, hash: outgoing.tx_hash, name: outgoing.card_name, nftId: outgoing.nft_id },
       { state: 'mined', counterparty: to, hash: sent.json().hash, name: 'Gold Member Card', nftId },
     );
-    const theirs = (await walletApp(app, other.token, 'GET', '/v2/wallet-app/activity')).json();
-    assert.ok(theirs.card_transfers.some((transfer: { card_id: number; direction: string }) => transfer.card_id === toMember && transfer.direction === 'received'));
-    assert.equal(theirs.requests.length, 0, "another member's requests are not listed");
+    const theirs = (await walletApp(app, other.token, 'GET', '/v2/wallet-app/activity')).json().items as Array<Record<string, any>>;
+    const incoming = theirs.find((item) => item.kind === 'card' && item.card_id === toMember && item.direction === 'received')!;
+    assert.deepEqual([incoming.counterparty.name, incoming.counterparty.kind], [holder.user.name, 'member'], 'the sender is named');
+    assert.equal(theirs.filter((item) => item.kind === 'request').length, 0, "another member's requests are not listed");
   });
 
   test('to a person by a national phone number and its region (phone_country): theirs, or the wallet kept for them; a wrong number or region is 400 before the PIN', async () => {

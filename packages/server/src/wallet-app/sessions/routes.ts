@@ -7,12 +7,14 @@ import {
   signOut,
   signOutEverywhere,
   signOutSession,
+  summarize,
 } from '../../member-session/commands.ts';
+import { AppError } from '../../errors/app-error.ts';
 import { answerWithSession, clearSessionCookie } from './cookie.ts';
 import { clientAddressKey } from '../../sign-in-guard/client-address.ts';
 import { withRetryAfter } from '../../sign-in-guard/retry-after.ts';
 import { EmptyAnswer, SignedIn, SignInBody } from '../schema.ts';
-import { SessionIdParams, SessionList, SignedOutEverywhere } from './schema.ts';
+import { CurrentSession, SessionIdParams, SessionList, SignedOutEverywhere } from './schema.ts';
 import { described } from '../../http/schema.ts';
 
 /**
@@ -41,6 +43,20 @@ export const sessionRoutes: FastifyPluginAsync = async (plugin) => {
         signIn(services, { ...request.body, address: clientAddressKey(request.ip), userAgent: request.headers['user-agent'] }),
       );
       return answerWithSession(services.config, request, reply, signedIn);
+    },
+  );
+
+  // The app's first question: answered 200 signed out too, so a signed-out visit logs no failed load.
+  app.get(
+    '/v2/wallet-app/sessions/current',
+    { schema: { summary: 'Who is signed in, if anyone', security: [], response: { 200: described(CurrentSession, 'The signed-in member, or null') } } },
+    async (request) => {
+      try {
+        return { member: summarize((await authenticateRequest(services, request)).member) };
+      } catch (error) {
+        if (error instanceof AppError && error.httpStatus === 401) return { member: null };
+        throw error;
+      }
     },
   );
 

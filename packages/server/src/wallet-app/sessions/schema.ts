@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { MemberSummary } from '../schema.ts';
 
 export const SessionIdParams = Type.Object({ session_id: Type.String({ maxLength: 64 }) });
 
@@ -14,3 +15,6 @@ export const SessionSummary = Type.Object({
 export const SessionList = Type.Object({ sessions: Type.Array(SessionSummary) });
 
 export const SignedOutEverywhere = Type.Object({ signed_out: Type.Integer({ description: 'how many sessions ended' }) });
+
+/** Who is signed in: the member, or null (no session, or one that ended). */
+export const CurrentSession = Type.Object({ member: Type.Union([MemberSummary, Type.Null()]) });

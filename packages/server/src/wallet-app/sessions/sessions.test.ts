@@ -24,6 +24,21 @@ describe('wallet-app sessions', () => {
     app.inject({ method: 'POST', url: '/v2/wallet-app/sessions', headers, payload: { email: member.user.email, password: sha256Hex(member.password) } });
   const cookieOf = (response: { headers: Record<string, unknown> }) => String(response.headers['set-cookie']).split(';')[0]!;
 
+  test('who is signed in: the member with a live session; null, answered 200, without one or after it ended', async () => {
+    const member = await buildUser(services);
+    const current = (headers: Record<string, string>) => app.inject({ method: 'GET', url: '/v2/wallet-app/sessions/current', headers });
+    const none = await current({});
+    assert.equal(none.statusCode, 200);
+    assert.deepEqual(none.json(), { member: null });
+    assert.deepEqual((await current({ cookie: 'wallet_session=' + 'x'.repeat(43) })).json(), { member: null }, 'an unknown cookie');
+    const cookie = cookieOf(await signIn(member, APP));
+    const signedIn = (await current({ cookie })).json();
+    assert.equal(signedIn.member.email, member.user.email);
+    assert.equal(signedIn.member.main_address, member.user.main_address);
+    assert.equal((await app.inject({ method: 'DELETE', url: '/v2/wallet-app/sessions/current', headers: { cookie, ...APP } })).statusCode, 200);
+    assert.deepEqual((await current({ cookie })).json(), { member: null }, 'a session that ended');
+  });
+
   test('the wallet app gets an HttpOnly, SameSite=Lax cookie and no token; API clients keep the bearer token', async () => {
     const member = await buildUser(services);
     const viaApp = await signIn(member, { ...APP, 'user-agent': 'Phone browser' });
