@@ -10,6 +10,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { tsImport } from 'tsx/esm/api';
+import { bundleTests, needsLoader } from './test-bundles.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const filters = process.argv.slice(2);
@@ -35,7 +36,8 @@ if (all.length === 0) {
 const sourceOf = (file) => readFileSync(join(root, file), 'utf8');
 
 // A test file that launches a browser through the shared test support is a browser suite.
-const browserSuites = all.filter((file) => /testing\/browser(\.ts)?['"]/.test(sourceOf(file)));
+const BROWSER_SUPPORT = /testing\/(browser|wallet-app-harness)(\.ts)?['"]/;
+const browserSuites = all.filter((file) => BROWSER_SUPPORT.test(sourceOf(file)));
 const browserEnv = {};
 let browserReady = true;
 let browserSkipped;
@@ -71,9 +73,13 @@ if (all.length === 0) {
 // that the last minutes of a pass are not one long file on one core while the other idles.
 const weight = (file) => {
   const source = sourceOf(file);
-  return /testing\/browser(\.ts)?['"]/.test(source) ? 0 : /service-process|chaos\/harness|differential/.test(source + file) ? 1 : 2;
+  return BROWSER_SUPPORT.test(source) ? 0 : /service-process|chaos\/|differential/.test(source + file) ? 1 : 2;
 };
-all = all.map((file) => [weight(file), file]).sort(([a, x], [b, y]) => a - b || x.localeCompare(y)).map(([, file]) => file);
+// Within a kind, the longer source first: a rough measure of a file's time that needs no record.
+all = all
+  .map((file) => [weight(file), sourceOf(file).length, file])
+  .sort(([a, x, p], [b, y, q]) => a - b || y - x || p.localeCompare(q))
+  .map(([, , file]) => file);
 
 // A test file that opens the store through the test helpers runs on both stores.
 const storeBacked = all.filter((file) => {
@@ -97,23 +103,39 @@ const timesDir = mkdtempSync(join(tmpdir(), 'wallet-test-times-'));
 const timedPasses = [];
 const started = Date.now();
 
+// The test files run as bundles (scripts/test-bundles.mjs): a test process then loads in half the
+// CPU time it takes through tsx. Those that only a loader can run go through tsx.
+const throughLoader = all.filter((file) => needsLoader(sourceOf(file)));
+const bundles = await bundleTests(root, all.filter((file) => !throughLoader.includes(file)));
+process.on('exit', bundles.remove);
+
+// Files at once: WALLET_TEST_CONCURRENCY, else 3 (on two cores a third file runs while the others
+// wait on their nodes, browsers and timers).
+const concurrency = Number(process.env.WALLET_TEST_CONCURRENCY ?? 3);
+
 function run(label, files, env) {
   console.log(`\n# ${label}: ${files.length} test files`);
+  const bundled = files.filter((file) => bundles.bundleOf.has(file)).map((file) => bundles.bundleOf.get(file));
+  const loaded = files.filter((file) => !bundles.bundleOf.has(file));
+  let ok = true;
   // Given no files, node --test would look for tests everywhere.
-  if (files.length === 0) return true;
-  const times = join(timesDir, `${timedPasses.length}.jsonl`);
-  timedPasses.push({ label, times });
-  const result = spawnSync(
-    process.execPath,
-    [
-      '--import', 'tsx', '--test', '--test-concurrency=2',
-      '--test-reporter=spec', '--test-reporter-destination=stdout',
-      `--test-reporter=${join(root, 'scripts/test-times-reporter.mjs')}`, `--test-reporter-destination=${times}`,
-      ...files,
-    ],
-    { cwd: root, stdio: 'inherit', env: { ...process.env, ...browserEnv, ...env } },
-  );
-  return result.status === 0;
+  for (const [flags, group] of [[['--enable-source-maps'], bundled], [['--import', 'tsx'], loaded]]) {
+    if (group.length === 0) continue;
+    const times = join(timesDir, `${timedPasses.length}.jsonl`);
+    timedPasses.push({ label, times });
+    const result = spawnSync(
+      process.execPath,
+      [
+        ...flags, '--test', `--test-concurrency=${concurrency}`,
+        '--test-reporter=spec', '--test-reporter-destination=stdout',
+        `--test-reporter=${join(root, 'scripts/test-times-reporter.mjs')}`, `--test-reporter-destination=${times}`,
+        ...group,
+      ],
+      { cwd: root, stdio: 'inherit', env: { ...process.env, ...browserEnv, ...env } },
+    );
+    ok = result.status === 0 && ok;
+  }
+  return ok;
 }
 
 /** The slowest tests of every pass, so that the next slow test is seen when it lands. */
@@ -129,6 +151,7 @@ function printSlowestTests(count) {
     }
     for (const line of lines) {
       const entry = { label, ...JSON.parse(line) };
+      if (entry.file) entry.file = bundles.sourceOf(entry.file);
       (entry.fileMs === undefined ? tests : files).push(entry);
     }
   }

@@ -6,7 +6,7 @@
 // the views of the cards it touched and of every address must agree, and all cards are compared
 // every few steps and at the end of each sequence.
 //
-// CARD_DIFF_RUNS (default 20) sets the number of sequences and CARD_DIFF_SEED the seed (fixed by
+// CARD_DIFF_RUNS (default 10) sets the number of sequences and CARD_DIFF_SEED the seed (fixed by
 // default, so `npm test` runs the same sequences every time); a failure prints the seed and the
 // shrunk sequence. The bench `card-differential` runs many more sequences from a random seed.
 
@@ -47,7 +47,7 @@ import {
 } from './index.ts';
 import { type Anvil, TEST_MNEMONIC, freshAddresses, receiptOf, startAnvil } from './testing/anvil.ts';
 
-const RUNS = Number(process.env.CARD_DIFF_RUNS ?? 20);
+const RUNS = Number(process.env.CARD_DIFF_RUNS ?? 10);
 const SEED = Number(process.env.CARD_DIFF_SEED ?? 5192);
 /** Every this many steps (and at the end) all cards are compared, not only the touched ones. */
 const FULL_CHECK_EVERY = 5;

@@ -47,12 +47,19 @@ export function whenReachabilityChanges(listener: (reachable: boolean) => void):
   onReachability = listener;
 }
 
+/** Requests numbered as they start, and the number of the newest one that found no service. */
+let started = 0;
+let lastUnreached = 0;
+
 async function reach(path: string, init: RequestInit): Promise<Response> {
+  const number = ++started;
   try {
     const response = await fetch(path, { ...init, credentials: 'same-origin' });
-    onReachability(true);
+    // A late answer to a request sent before one that failed says nothing of the service now.
+    if (number > lastUnreached) onReachability(true);
     return response;
   } catch (error) {
+    lastUnreached = Math.max(lastUnreached, number);
     onReachability(false);
     throw new NetworkError(error instanceof Error ? error.message : String(error));
   }

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { App } from '../app.ts';
+import { HttpRequestError } from 'viem';
+import { buildApp, type App } from '../app.ts';
+import { errorCodes } from '../errors/codes.ts';
 import { randomUUID } from 'node:crypto';
 import { openTestApp, type TestServices } from '../testing/test-services.ts';
 
@@ -35,6 +37,26 @@ test('GET /health and /health/ready are 200 while the store and the chain answer
   const live = await app.inject({ method: 'GET', url: '/health/live' });
   assert.equal(live.statusCode, 200);
   assert.deepEqual(live.json(), { status: 'ok', checks: { process: 'ok' } });
+});
+
+test('a chain node that stops answering in the middle of a request is a 503 with the registry body, not a 500', async () => {
+  const probe = await buildApp({ services });
+  // Any route's read of a node that went away surfaces as viem's HttpRequestError.
+  probe.get('/v2/test-node-gone', async () => {
+    throw new HttpRequestError({ url: 'http://127.0.0.1:1', details: 'fetch failed' });
+  });
+  probe.get('/v2/test-defect', async () => {
+    throw new Error('a defect');
+  });
+  try {
+    const gone = await probe.inject({ method: 'GET', url: '/v2/test-node-gone' });
+    assert.equal(gone.statusCode, 503);
+    assert.deepEqual(gone.json(), { code: 503, err: errorCodes[503].message });
+    const defect = await probe.inject({ method: 'GET', url: '/v2/test-defect' });
+    assert.equal(defect.statusCode, 500, 'other failures stay 500');
+  } finally {
+    await probe.close();
+  }
 });
 
 test('an unknown route answers the registry 404 body', async () => {

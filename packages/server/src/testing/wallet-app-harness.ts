@@ -175,10 +175,13 @@ export async function assertAccessible(page: Page, screen: string): Promise<void
   assert.deepEqual(serious, [], `${screen}: ${JSON.stringify(serious)}`);
 }
 
-/** The accessibility scan and a full-page screenshot `<viewport>-<name>.png` of the screen as it is. */
+/**
+ * The accessibility scan of the screen as it is, and its full-page screenshot
+ * `<viewport>-<name>.png` when WALLET_TEST_SCREENSHOTS=1 (the docs' pictures; npm test needs none).
+ */
 export async function screen(page: Page, viewport: string, name: string): Promise<void> {
   await assertAccessible(page, `${viewport} ${name}`);
-  await page.screenshot({ path: `${SCREENSHOTS}${viewport}-${name}.png`, fullPage: true });
+  if (process.env.WALLET_TEST_SCREENSHOTS === '1') await page.screenshot({ path: `${SCREENSHOTS}${viewport}-${name}.png`, fullPage: true });
 }
 
 export async function heading(page: Page, text: string | RegExp): Promise<void> {

@@ -13,7 +13,7 @@ import { heading, screen, VIEWPORTS, walletAppSuite, watched } from '../testing/
  * demand; a token seen in an App2App send_token listed with its balance; coins and a token sent
  * with the fee shown and the balance checked before the PIN (checked on chain); the receive QR's
  * EIP-681 text; the activity's links and its next page. Every screen is scanned with axe-core and
- * saved in test-output/wallet-app/.
+ * saved in test-output/wallet-app/ when WALLET_TEST_SCREENSHOTS=1.
  */
 const suite = walletAppSuite();
 

@@ -163,13 +163,16 @@ for (const device of VIEWPORTS) {
       await wallet.goto(`${suite.service.baseUrl}/cards`);
       await heading(wallet, 'Your cards');
       await context.setOffline(true);
-      await wallet.getByRole('link', { name: 'Activity' }).click();
       const offline = wallet.locator('#offline');
-      await offline.filter({ hasText: 'You seem to be offline' }).waitFor();
-      await wallet.getByRole('alert').filter({ hasText: 'The wallet service was not reached, so nothing was sent or changed.' }).waitFor();
-      assert.doesNotMatch((await wallet.locator('body').textContent())!, /Failed to fetch/);
-      await shot(wallet, 'offline');
-      await context.setOffline(false);
+      try {
+        await wallet.getByRole('link', { name: 'Activity' }).click();
+        await offline.filter({ hasText: 'You seem to be offline' }).waitFor();
+        await wallet.getByRole('alert').filter({ hasText: 'The wallet service was not reached, so nothing was sent or changed.' }).waitFor();
+        assert.doesNotMatch((await wallet.locator('body').textContent())!, /Failed to fetch/);
+        await shot(wallet, 'offline');
+      } finally {
+        await context.setOffline(false);
+      }
       await offline.getByRole('button', { name: 'Retry' }).click();
       await heading(wallet, 'Activity');
       // The screen loaded: the member's activity, or the words for none.

@@ -32,7 +32,7 @@ import { heading, overHttp, screen, startWalletAppService, VIEWPORTS, watched as
  * `npm start` runs it) on its embedded anvil node and store, at a phone's and a desktop's size.
  * Requests come from the example BApp's page (its buttons, or its SDK bundle for the types it has
  * no button for); outcomes are checked on chain and by verifying signatures. Every screen is
- * scanned with axe-core and saved as a screenshot in test-output/wallet-app/.
+ * scanned with axe-core and saved as a screenshot in test-output/wallet-app/ (WALLET_TEST_SCREENSHOTS=1).
  */
 
 /** The card picture partners' mints name in these tests, answered by the browser itself. */
@@ -329,7 +329,8 @@ for (const device of VIEWPORTS) {
       await wallet.getByRole('alert').filter({ hasText: 'The PIN is wrong' }).waitFor();
       assert.equal(await wallet.evaluate(() => document.activeElement?.id), 'pin', 'the PIN field has the focus again');
       await shot(wallet, 'wrong-pin');
-      assert.equal((await finalResult(key)).status, 'requested');
+      // Read now, not long-polled: an unchanged request would hold the poll for its whole wait.
+      assert.equal(((await (await fetch(`${baseUrl}/v2/a2a/result?request_key=${key}`)).json()) as { status: string }).status, 'requested');
       await approveWithPin(wallet, member.pin);
       assert.equal((await finalResult(key)).status, 'completed');
     });

@@ -3,7 +3,10 @@
  * short-hands for the HTTP calls. Not used by the service.
  */
 import assert from 'node:assert/strict';
-import solc from 'solc';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { encodeDeployData, parseEther, type Abi, type Address, type Hex } from 'viem';
 import { cardNftAbi } from '@wallet-service/contracts';
 import type { FastifyInstance } from 'fastify';
@@ -15,7 +18,7 @@ import type { Config } from '../../config/config.ts';
 import type { Store } from '../../store/database.ts';
 import type { KeyVault } from '../../custody/key-vault.ts';
 import { buildApprovedPartner, buildUser } from '../../testing/factories.ts';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 
 const FIXTURE_SOURCE = `
 // SPDX-License-Identifier: MIT
@@ -94,9 +97,21 @@ export interface CompiledContract {
 
 let compiled: { token: CompiledContract; target: CompiledContract } | undefined;
 
-/** TestToken and Target, compiled once per process with solc-js. */
+/**
+ * TestToken and Target, compiled with solc-js once per machine: the output is kept in the temporary
+ * directory under the hash of the source and of solc's version, so the test files after the first
+ * neither compile nor load solc (9 MB of JavaScript, most of a second to load).
+ */
 export function fixtureContracts(): { token: CompiledContract; target: CompiledContract } {
   if (compiled) return compiled;
+  const require = createRequire(import.meta.url);
+  const solcVersion = (require('solc/package.json') as { version: string }).version;
+  const kept = join(tmpdir(), `wallet-test-fixtures-${createHash('sha256').update(`${solcVersion}\n${FIXTURE_SOURCE}`).digest('hex').slice(0, 16)}.json`);
+  if (existsSync(kept)) {
+    compiled = JSON.parse(readFileSync(kept, 'utf8')) as { token: CompiledContract; target: CompiledContract };
+    return compiled;
+  }
+  const solc = require('solc') as { compile(input: string): string };
   const output = JSON.parse(
     solc.compile(
       JSON.stringify({
@@ -113,6 +128,10 @@ export function fixtureContracts(): { token: CompiledContract; target: CompiledC
     return { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` };
   };
   compiled = { token: of('TestToken'), target: of('Target') };
+  // Written aside and renamed: test files compiling at once never read half a file.
+  const aside = `${kept}.${process.pid}.tmp`;
+  writeFileSync(aside, JSON.stringify(compiled));
+  renameSync(aside, kept);
   return compiled;
 }
 
