@@ -5,7 +5,7 @@ import { AjvCompiler } from '@fastify/ajv-compiler';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Services } from './services.ts';
 import { AppError, isAppError, isRefusedRequest, refusedRequestBody } from './errors/app-error.ts';
-import { isNodeUnreachable } from './chain/node-errors.ts';
+import { asNodeOutage } from './chain/node-errors.ts';
 import { healthRoutes } from './health/routes.ts';
 import { applyA2aFamily } from './a2a/family.ts';
 import { A2aRuntime } from './a2a/runtime.ts';
@@ -129,15 +129,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.addHook('onRoute', addSecretFieldsOfRoute);
   app.setValidatorCompiler(validatorFor);
 
-  app.setErrorHandler((error, request, reply) => {
+  app.setErrorHandler((thrown, request, reply) => {
+    const error = asNodeOutage(thrown, request.log);
     if (isAppError(error)) return reply.status(error.httpStatus).send(error.code === 400 ? refusedRequestBody(error) : error.toBody());
     if (isRefusedRequest(error)) return reply.status(400).send(refusedRequestBody(error));
-    // A node that stopped answering mid-request (restarting, unreachable) is the chain's outage, not
-    // a defect: 503, which callers retry, as the routes that check the node first answer.
-    if (isNodeUnreachable(error)) {
-      request.log.warn(`a chain's node did not answer: ${(error as Error).message.split('\n')[0]}`);
-      return reply.status(503).send(new AppError(Errors.ServiceUnavailable, { detail: "a chain's node does not answer; try again shortly" }).toBody());
-    }
     request.log.error(error);
     return reply.status(500).send({ code: 500, err: 'internal server error' });
   });

@@ -1,3 +1,4 @@
+import { asNodeOutage } from '../chain/node-errors.ts';
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 import { isAppError, isRefusedRequest, refusedRequestBody, type AppError } from '../errors/app-error.ts';
@@ -23,7 +24,8 @@ export async function applyA2aFamily(app: FastifyInstance, runtime: A2aRuntime):
   documentFamilyRoutes(app, { tag: Tags.a2a, errors: a2aErrors });
   await app.register(cors, { origin: A2A_CORS_ORIGIN, methods: ['GET', 'POST', 'OPTIONS'], maxAge: 600 });
 
-  app.setErrorHandler((error, request, reply) => {
+  app.setErrorHandler((thrown, request, reply) => {
+    const error = asNodeOutage(thrown, request.log);
     if (error instanceof RequestKeyError) return reply.status(error.httpStatus).send(error.toKeyedBody());
     if (isAppError(error)) return reply.status(error.httpStatus).send(prepareErrorBody(error));
     if (isRefusedRequest(error)) return reply.status(400).send(refusedRequestBody(error));

@@ -1,4 +1,6 @@
 import { BaseError, HttpRequestError, SocketClosedError, TimeoutError, WebSocketRequestError } from 'viem';
+import { AppError } from '../errors/app-error.ts';
+import { Errors } from '../errors/codes.ts';
 
 /**
  * The node did not answer (refused, reset, timed out, closed): nothing it was asked was done,
@@ -15,4 +17,15 @@ export function isNodeUnreachable(error: unknown): boolean {
         cause instanceof SocketClosedError,
     ),
   );
+}
+
+/**
+ * A node that stopped answering in the middle of a request is the chain's outage, not a defect:
+ * 503 with the registry's body, which callers retry (an operation with an Idempotency-Key answers
+ * as the first try would have). Other errors are returned as they are.
+ */
+export function asNodeOutage<E>(error: E, log: { warn(message: string): void }): E | AppError {
+  if (!isNodeUnreachable(error)) return error;
+  log.warn(`a chain's node did not answer: ${(error as Error).message.split('\n')[0]}`);
+  return new AppError(Errors.ServiceUnavailable, { detail: "a chain's node does not answer; try again shortly", cause: error });
 }

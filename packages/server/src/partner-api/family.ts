@@ -1,3 +1,4 @@
+import { asNodeOutage } from '../chain/node-errors.ts';
 import type { RateLimitOptions } from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { AppError, isAppError, isRefusedRequest } from '../errors/app-error.ts';
@@ -21,7 +22,8 @@ import { applyIdempotencyKeys } from './idempotency/hook.ts';
 export async function applyPartnerApiConventions(app: FastifyInstance): Promise<void> {
   app.decorateRequest('partner', null);
   documentFamilyRoutes(app, { tag: Tags.partnerApi, security: [{ [SecuritySchemes.partnerAccessToken]: [] }], errors: partnerApiErrors });
-  app.setErrorHandler((error, request, reply) => {
+  app.setErrorHandler((thrown, request, reply) => {
+    const error = asNodeOutage(thrown, request.log);
     // Listed codes and refused requests: the app's handler answers them with the registry's body.
     if (isAppError(error) || isRefusedRequest(error)) throw error;
     request.log.error(error);

@@ -1,3 +1,4 @@
+import { asNodeOutage } from '../chain/node-errors.ts';
 import type { FastifyInstance } from 'fastify';
 import { RequestKeyError } from '../a2a/requests/errors.ts';
 import { isAppError, isRefusedRequest, refusedRequestBody } from '../errors/app-error.ts';
@@ -12,7 +13,8 @@ import { walletAppErrors } from './schema.ts';
  */
 export function applyWalletAppConventions(app: FastifyInstance): void {
   documentFamilyRoutes(app, { tag: Tags.walletApp, security: [{ [SecuritySchemes.memberSession]: [] }], errors: walletAppErrors });
-  app.setErrorHandler((error, request, reply) => {
+  app.setErrorHandler((thrown, request, reply) => {
+    const error = asNodeOutage(thrown, request.log);
     if (error instanceof RequestKeyError) return reply.status(error.httpStatus).send(error.toKeyedBody());
     if (isAppError(error)) {
       return reply.status(error.httpStatus).send({ ...error.toBody(), ...(error.detail ? { message: error.detail } : {}) });
