@@ -162,8 +162,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       stopInstances: () => Promise.all(instances.map((instance) => stopInstance(instance))).then(() => {}),
       log,
     });
+    // A kill cuts a call (no answer) or stops the node (503, try again); a 500 is the service failing.
+    const failures = context.surprises.filter((line) => /: unanswered: 5\d\d\b/.test(line) && !/: unanswered: 503\b/.test(line));
     return {
       ...verification,
+      discrepancies: [...verification.discrepancies, ...failures.map((line) => `answered as a failure of the service: ${line}`)],
       seed: options.seed,
       instances: options.instances,
       store: options.store,
