@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { cardNftAbi } from '@wallet-service/contracts';
@@ -520,6 +520,58 @@ describe('card index on a real node', () => {
       }
       assert.ok(round < 5, `no round lost only the newest blocks (last: ${headAfter} from ${head})`);
     }
+  });
+
+  test('a send of a card stored before the node died waits until the node is checked: the card\'s lost mint is replayed first, and the card moves', async (t) => {
+    const chain = services.chains.get(CHAIN);
+    const statePath = join(setup.dataDir, 'chains', CHAIN, 'state.json');
+    const partner = await approvedPartner(services);
+    const member = privateKeyToAccount(generatePrivateKey());
+    await chain.client.request({ method: 'anvil_setBalance' as never, params: [member.address, toHex(parseEther('1'))] as never });
+    // A block after the balance, so that a dump holding the head holds the balance too.
+    await chain.client.request({ method: 'evm_mine' as never });
+    // A whole state dump of the chain as it is now (the copy the node restarts from when its last
+    // dump is torn), kept: the node will come back to it, without the mint.
+    const head = await chain.client.getBlockNumber({ cacheTime: 0 });
+    const wholeCopy = `${statePath}.previous`;
+    await eventually('a whole state dump holding the head', 15_000, async () => {
+      try {
+        return BigInt(JSON.parse(readFileSync(wholeCopy, 'utf8')).best_block_number) >= head ? true : undefined;
+      } catch {
+        return undefined;
+      }
+    });
+    const dump = readFileSync(wholeCopy);
+    const minted = await mint(services, partner, [member.address]);
+    // The member's send is signed, stored and sent, but the node holds it unmined when it dies.
+    await chain.client.request({ method: 'evm_setAutomine' as never, params: [false] as never });
+    const receiver = freshAddress();
+    const send = await services.outbox.submit({
+      idempotencyKey: `card-index-test:send-after-lost-mint:${minted.txHash}`,
+      chain: CHAIN,
+      signer: { address: member.address, account: member },
+      to: partner.contract,
+      data: encodeFunctionData({ abi: cardNftAbi, functionName: 'transferFrom', args: [member.address, receiver, BigInt(minted.firstTokenId)] }),
+    });
+    const restarted = new Promise((resolve) => chain.node!.once('restarted', resolve));
+    const nodePid = chain.node!.pid!;
+    // Stopped first, so it writes no dump of its own before the kill.
+    process.kill(nodePid, 'SIGSTOP');
+    writeFileSync(statePath, dump);
+    writeFileSync(wholeCopy, dump);
+    process.kill(nodePid, 'SIGKILL');
+    await restarted;
+    t.diagnostic(`node restarted at block ${await chain.client.getBlockNumber({ cacheTime: 0 })}; the mint was in block ${minted.blockNumber}`);
+
+    const sent = await services.outbox.waitForFinal(send.id);
+    const mintAgain = await services.outbox.waitForFinal(minted.outboxId);
+    t.diagnostic(`mint replayed in block ${mintAgain.blockNumber}, the send mined in block ${sent.blockNumber}`);
+    assert.equal(sent.receiptStatus, 'success', 'the send was mined after the replayed mint, not before it (it would revert)');
+    assert.ok(mintAgain.blockNumber! <= sent.blockNumber!, 'the mint first');
+    const owner = await chain.client.readContract({ address: partner.contract, abi: cardNftAbi, functionName: 'ownerOf', args: [BigInt(minted.firstTokenId)] });
+    assert.equal(owner.toLowerCase(), receiver);
+    await converged(services, partner.contract);
+    assert.equal((await services.cardIndex.getCard(CHAIN, partner.contract, minted.firstTokenId))?.owner, receiver);
   });
 
   test('after a service restart the indexer goes on from its cursor, neither re-reading nor skipping', async () => {

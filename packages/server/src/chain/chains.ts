@@ -4,7 +4,7 @@ import { CHAIN_NAMES, chainConfirmations, type ChainConfirmations, type ChainNam
 import { AppError } from '../errors/app-error.ts';
 import { findRunningNode, ManagedNode, waitForRpc } from './managed-node.ts';
 import { Errors } from '../errors/codes.ts';
-import { recordedTransport, type RpcCallRecorder } from './rpc-transport.ts';
+import { countUnanswered, recordedTransport, type RpcCallRecorder, type UnansweredCalls } from './rpc-transport.ts';
 
 /** One configured chain: how to reach it, and its node when the service manages it. */
 export interface ChainContext {
@@ -22,6 +22,8 @@ export interface ChainContext {
   automine: boolean;
   /** When a mined transaction is final (config `confirmations`, resolved). */
   confirmations: ChainConfirmations;
+  /** Calls its node left unanswered so far: the outbox holds its sends after a rise (ChainRewindWatch). */
+  unanswered: UnansweredCalls;
 }
 
 export interface ConnectChainsOptions {
@@ -132,12 +134,13 @@ export function createChainContext(
     nativeCurrency: { name: 'Coin', symbol: 'COIN', decimals: 18 },
     rpcUrls: { default: { http: [rpcUrl] } },
   });
-  const transport = http(rpcUrl, { batch: { wait: 0 }, retryCount: 1, timeout: 15_000 });
+  const unanswered: UnansweredCalls = { count: 0 };
+  const transport = countUnanswered(http(rpcUrl, { batch: { wait: 0 }, retryCount: 1, timeout: 15_000 }), unanswered);
   const client = createPublicClient({
     chain: viemChain,
     transport: rpcRecorder ? recordedTransport(transport, name, rpcRecorder) : transport,
   }) as PublicClient;
-  return { name, chainId, messagePrefix, rpcUrl, viemChain, client, node, confirmations: { depth: 0 }, ...mining };
+  return { name, chainId, messagePrefix, rpcUrl, viemChain, client, node, confirmations: { depth: 0 }, unanswered, ...mining };
 }
 
 /**

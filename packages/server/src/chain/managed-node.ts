@@ -36,8 +36,9 @@ export interface ManagedNodeOptions {
 
 /**
  * Supervises one anvil process: loopback only, state in the data directory (dumped every
- * `stateIntervalSeconds` and on exit), restarted when it dies. Emits `restarted` after an
- * unplanned restart so the outbox can replay what the node lost.
+ * `stateIntervalSeconds` and on exit), restarted when it dies. Emits `exited` when it dies
+ * unplanned and `restarted` once it is back, so the outbox can hold its sends and replay what the
+ * node lost.
  */
 export class ManagedNode extends EventEmitter {
   readonly name: string;
@@ -178,6 +179,7 @@ export class ManagedNode extends EventEmitter {
     child.once('exit', (code, signal) => {
       if (this.stopping || this.child !== child) return;
       this.log(`chain ${this.name}: node exited (${signal ?? code}); restarting`);
+      this.emit('exited');
       this.spawnNode(0, true).then(
         () => this.emit('restarted'),
         (error: Error) => this.emit('error', error),

@@ -15,6 +15,8 @@ export class Broadcaster {
     private readonly deps: {
       chains: Pick<ChainRegistry, 'get'>;
       store: Pick<OutboxStore, 'recordBroadcastFailure'>;
+      /** Whether the chain's node may be sent to now (ChainRewindWatch.maySend); a row held back goes at a later pass. */
+      maySend(chain: ChainContext): boolean;
       /** The node answered "nonce too low". */
       reconcileNonceTooLow(chain: ChainContext, row: OutboxRow, error: string): Promise<void>;
       log?: { warn(message: string): void } | undefined;
@@ -23,10 +25,12 @@ export class Broadcaster {
 
   /**
    * Sends the stored bytes. Success is only remembered in memory (the receipt is what gets stored),
-   * so the common path costs no extra commit; failures are stored for the operator to see.
+   * so the common path costs no extra commit; failures are stored for the operator to see. Nothing
+   * is sent to a chain held until it is checked: the row is not marked sent, so the next pass sends it.
    */
   async broadcast(row: OutboxRow): Promise<void> {
     const chain = this.deps.chains.get(row.chain);
+    if (!this.deps.maySend(chain)) return;
     let outcome: BroadcastOutcome;
     try {
       await chain.client.sendRawTransaction({ serializedTransaction: row.raw_tx as Hex });

@@ -75,6 +75,7 @@ export class TransactionOutbox {
     this.broadcaster = new Broadcaster({
       chains,
       store,
+      maySend: (chain) => this.rewinds.maySend(chain),
       reconcileNonceTooLow: (chain, row, error) => this.conflicts.reconcile(chain, row, error),
       log,
     });
@@ -96,6 +97,7 @@ export class TransactionOutbox {
       store,
       recorder,
       broadcaster: this.broadcaster,
+      maySend: (chain) => this.rewinds.maySend(chain),
       unstick: embeddedNodeUnsticker({
         chains,
         send: (row) => this.broadcaster.broadcast(row),
@@ -134,8 +136,11 @@ export class TransactionOutbox {
   async start(): Promise<void> {
     if (this.loop.isRunning) return;
     for (const chain of this.chains.all()) {
+      // Held from the node's death until its receipts are checked at a pass (ChainRewindWatch).
+      chain.node?.on('exited', () => this.rewinds.suspect(chain.name));
       chain.node?.on('restarted', () => {
-        this.verifyMined(chain).catch((error: Error) => this.options.log?.warn(`outbox: verify ${chain.name}: ${error.message}`));
+        this.rewinds.suspect(chain.name);
+        this.kick();
       });
       // The head before the full check: a loss after it is noticed by the watch.
       await this.rewinds.remember(chain);

@@ -8,6 +8,7 @@ function fakeChain(blocks: string[], supervised = false): ChainContext & { block
   const chain = {
     name: 'main',
     node: supervised ? {} : undefined,
+    unanswered: { count: 0 },
     blocks,
     client: {
       getBlock: async (query: { blockTag?: 'latest'; blockNumber?: bigint }) => {
@@ -48,14 +49,48 @@ test('a node that lost blocks, or replaced them, is reported once; a growing cha
   assert.equal(rewound.length, 2, 'checked at most once per interval');
 });
 
-test('a node this process supervises is left to its own restart event', async () => {
+test('a node this process supervises is checked whole when it restarted or left a call unanswered, not by its head', async () => {
   const rewound: string[] = [];
   const watch = new ChainRewindWatch({ onRewind: async (chain) => rewound.push(chain.name), recordedAbove: async () => [] });
   const chain = fakeChain(['0xa0', '0xa1'], true);
-  await watch.check([chain], 1_000_000);
+  await watch.remember(chain, 1_000_000);
+  await watch.check([chain], 1_000_000 + REWIND_CHECK_MS);
   chain.blocks = ['0xa0'];
-  await watch.check([chain], 2_000_000);
-  assert.deepEqual(rewound, []);
+  await watch.check([chain], 1_000_000 + 2 * REWIND_CHECK_MS);
+  assert.deepEqual(rewound, [], 'its head is not watched');
+  assert.equal(watch.maySend(chain), true);
+
+  watch.suspect(chain.name);
+  assert.equal(watch.maySend(chain), false, 'held from its death until checked');
+  await watch.check([chain], 1_000_000 + 2 * REWIND_CHECK_MS + 1);
+  assert.deepEqual(rewound, ['main'], 'checked at the next pass, whatever the interval');
+  assert.equal(watch.maySend(chain), true);
+
+  chain.unanswered.count += 1;
+  assert.equal(watch.maySend(chain), false, 'a call left unanswered holds it too');
+  await watch.check([chain], 1_000_000 + 2 * REWIND_CHECK_MS + 2);
+  assert.deepEqual(rewound, ['main', 'main']);
+  assert.equal(watch.maySend(chain), true);
+});
+
+test('an external node that left a call unanswered is held and checked at once; a check that fails keeps it held', async () => {
+  const rewound: string[] = [];
+  const watch = new ChainRewindWatch({ onRewind: async (chain) => rewound.push(chain.name), recordedAbove: async () => [] });
+  const chain = fakeChain(['0xa0', '0xa1', '0xa2']);
+  const now = 1_000_000;
+  await watch.remember(chain, now);
+  assert.equal(watch.maySend(chain), true);
+  // Down: the check cannot read the head.
+  const blocks = chain.blocks;
+  chain.blocks = [];
+  chain.unanswered.count += 1;
+  await watch.check([chain], now + 1);
+  assert.equal(watch.maySend(chain), false, 'still held while the node does not answer');
+  // Back from an older state dump, mined past the old head again.
+  chain.blocks = [...blocks.slice(0, 2), '0xb2', '0xb3'];
+  await watch.check([chain], now + 2);
+  assert.deepEqual(rewound, ['main'], 'checked before the interval is up, and the loss found');
+  assert.equal(watch.maySend(chain), true);
 });
 
 test('blocks lost after the last check and mined past again are noticed by the receipts recorded from them', async () => {

@@ -23,11 +23,19 @@ export interface RecordedBlock {
  * after it, keeps the block seen last but loses those mined since; by the next check it may have
  * mined past the height again, so only the receipts recorded from the lost blocks tell.
  *
- * A node this process supervises reports its restarts itself (ManagedNode's `restarted`), so only
- * other chains are watched.
+ * Until a chain is checked, nothing may be sent to it (`maySend`) once its node has left a call
+ * unanswered or was restarted (`suspect`): a node back from a crash without its newest blocks
+ * would otherwise mine a transaction that depends on one it lost (a member's send of a card whose
+ * mint is gone) before the lost one is replayed, and the dependent one would revert. Such a chain
+ * is checked at the next pass, not at the next interval. A node this process supervises reports
+ * its own restarts (ManagedNode's `exited` and `restarted`); its check is a full `onRewind`.
  */
 export class ChainRewindWatch {
   private readonly seen = new Map<string, { number: bigint; hash: Hash; checkedAt: number }>();
+  /** Per chain: its unanswered calls when a check last cleared it (none yet: as many as now). */
+  private readonly cleared = new Map<string, number>();
+  /** Chains restarted or down since their last check, and how many times they were reported so. */
+  private readonly suspects = new Map<string, number>();
 
   constructor(
     private readonly deps: {
@@ -42,17 +50,47 @@ export class ChainRewindWatch {
    * receipts (TransactionOutbox.start): whatever the node loses from then on is noticed.
    */
   async remember(chain: ChainContext, now = Date.now()): Promise<void> {
-    if (chain.node) return;
-    const latest = await chain.client.getBlock({ blockTag: 'latest' });
-    if (latest.number !== null && latest.hash !== null) this.seen.set(chain.name, { number: latest.number, hash: latest.hash, checkedAt: now });
+    const unanswered = chain.unanswered.count;
+    if (!chain.node) {
+      const latest = await chain.client.getBlock({ blockTag: 'latest' });
+      if (latest.number !== null && latest.hash !== null) this.seen.set(chain.name, { number: latest.number, hash: latest.hash, checkedAt: now });
+    }
+    this.cleared.set(chain.name, unanswered);
+    this.suspects.delete(chain.name);
   }
 
-  /** One check of each chain whose last check is REWIND_CHECK_MS old; a node that does not answer is checked next time. */
+  /** The node may have lost blocks (it was restarted, or is down): nothing is sent to it until it is checked. */
+  suspect(chain: string): void {
+    this.suspects.set(chain, (this.suspects.get(chain) ?? 0) + 1);
+  }
+
+  /** Whether transactions may be sent to the chain: its node answered every call since it was last checked. */
+  maySend(chain: ChainContext): boolean {
+    return !this.suspects.has(chain.name) && (this.cleared.get(chain.name) ?? chain.unanswered.count) === chain.unanswered.count;
+  }
+
+  /**
+   * One check of each chain that is suspect, or whose last check is REWIND_CHECK_MS old (a
+   * supervised node only when suspect); a node that does not answer is checked again next time.
+   */
   async check(chains: ChainContext[], now = Date.now()): Promise<void> {
     await Promise.all(
       chains
-        .filter((chain) => !chain.node && now - (this.seen.get(chain.name)?.checkedAt ?? 0) >= REWIND_CHECK_MS)
-        .map((chain) => this.checkChain(chain, now).catch(() => {})),
+        .filter((chain) => !this.maySend(chain) || (!chain.node && now - (this.seen.get(chain.name)?.checkedAt ?? 0) >= REWIND_CHECK_MS))
+        .map(async (chain) => {
+          // Held until the check passes; calls left unanswered, or a restart reported, during the
+          // check keep it held.
+          const unanswered = chain.unanswered.count;
+          const suspected = this.suspects.get(chain.name);
+          try {
+            if (chain.node) await this.deps.onRewind(chain);
+            else await this.checkChain(chain, now);
+          } catch {
+            return; // The node is down or the check failed: checked again at the next pass.
+          }
+          this.cleared.set(chain.name, unanswered);
+          if (this.suspects.get(chain.name) === suspected) this.suspects.delete(chain.name);
+        }),
     );
   }
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ChainContext } from '../chain/chains.ts';
 import type { OutboxRow } from '../store/schema.ts';
-import { PendingTracker } from './tracking.ts';
+import { PendingTracker, type PendingTrackerOptions } from './tracking.ts';
 
 /** An unmined row as the tracker reads it: stored at `created`, never broadcast since. */
 function row(id: string, from: string, nonce: number, created: number): OutboxRow {
@@ -51,14 +51,40 @@ test('a transaction sent moments ago holds back the later ones of its chain: aft
   assert.deepEqual(events, ['send deposit', 'sent deposit', 'send claim', 'sent claim', 'send elsewhere', 'sent elsewhere']);
 });
 
-function trackerOf(rows: OutboxRow[], events: string[], timing: { broadcastMs: number; rebroadcastAfterMs: number }, sentAt = new Map<string, number>()): PendingTracker {
-  const chain = {
-    name: 'main',
-    automine: true,
-    client: { getTransactionCount: async () => 0 },
-  } as unknown as ChainContext;
+test('nothing is sent to a chain whose node may have lost blocks until it is checked; other chains go on', async () => {
+  const member = '0xaa00000000000000000000000000000000000000';
+  const rows = [row('transfer', member, 3, 1_000), { ...row('elsewhere', member, 9, 2_000), chain: 'other' } as OutboxRow];
+  const events: string[] = [];
+  const unstuck: string[] = [];
+  const checked = new Set(['other']);
+  const tracker = trackerOf(rows, events, { broadcastMs: 0, rebroadcastAfterMs: 2_000 }, new Map(), {
+    maySend: (chain) => checked.has(chain.name),
+    unstick: async (unmined) => void unstuck.push(...unmined.map((held) => held.id)),
+  });
+  await tracker.trackPending();
+  assert.deepEqual(events, ['send elsewhere', 'sent elsewhere']);
+  assert.deepEqual(unstuck, ['elsewhere'], 'the unchecked chain is not unstuck either');
+  checked.add('main');
+  events.length = 0;
+  await tracker.trackPending();
+  assert.deepEqual(events, ['send transfer', 'sent transfer', 'send elsewhere', 'sent elsewhere']);
+});
+
+function trackerOf(
+  rows: OutboxRow[],
+  events: string[],
+  timing: { broadcastMs: number; rebroadcastAfterMs: number },
+  sentAt = new Map<string, number>(),
+  hooks: Partial<Pick<PendingTrackerOptions, 'maySend' | 'unstick'>> = {},
+): PendingTracker {
+  const chainOf = (name: string) =>
+    ({
+      name,
+      automine: true,
+      client: { getTransactionCount: async () => 0 },
+    }) as unknown as ChainContext;
   return new PendingTracker({
-    chains: { get: () => chain, has: () => true },
+    chains: { get: chainOf, has: () => true },
     store: { unmined: async () => rows },
     recorder: { recordReceipts: async () => {} },
     broadcaster: {
@@ -69,7 +95,8 @@ function trackerOf(rows: OutboxRow[], events: string[], timing: { broadcastMs: n
       },
       lastSentAt: (id) => sentAt.get(id),
     },
-    unstick: async () => {},
+    maySend: hooks.maySend ?? (() => true),
+    unstick: hooks.unstick ?? (async () => {}),
     isAwaited: () => false,
     kick: () => {},
     rebroadcastAfterMs: timing.rebroadcastAfterMs,

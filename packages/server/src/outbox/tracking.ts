@@ -1,4 +1,4 @@
-import type { ChainRegistry } from '../chain/chains.ts';
+import type { ChainContext, ChainRegistry } from '../chain/chains.ts';
 import { STALLED_MS } from '../chain/embedded-node-pool.ts';
 import type { OutboxRow } from '../store/schema.ts';
 import type { Broadcaster } from './broadcast.ts';
@@ -18,6 +18,8 @@ export interface PendingTrackerOptions {
   store: Pick<OutboxStore, 'unmined'>;
   recorder: Pick<ReceiptRecorder, 'recordReceipts'>;
   broadcaster: Pick<Broadcaster, 'broadcast' | 'lastSentAt'>;
+  /** Whether the chain's node may be sent to now (ChainRewindWatch.maySend). */
+  maySend(chain: ChainContext): boolean;
   /** The embedded node's stuck-pool workaround (see embeddedNodeUnsticker). */
   unstick(unmined: OutboxRow[], sentNow: Set<OutboxRow>, now: number): Promise<void>;
   /** Whether a caller waits on the transaction. */
@@ -62,7 +64,9 @@ export class PendingTracker {
     // A node that hangs would hold the pass a timeout per row: what is left after
     // rebroadcastAfterMs goes at the next pass, still in order (those sent are not due again yet).
     unmined.sort((a, b) => a.created_ms - b.created_ms || a.nonce - b.nonce);
-    const heldBack = new Set<string>();
+    // A chain whose node may have lost blocks waits for its check: what it lost goes first.
+    const unchecked = new Set(unmined.map((row) => row.chain).filter((name) => !this.options.maySend(chains.get(name))));
+    const heldBack = new Set(unchecked);
     const due: OutboxRow[] = [];
     for (const row of unmined) {
       if (heldBack.has(row.chain)) continue;
@@ -77,7 +81,7 @@ export class PendingTracker {
       sent.push(row);
     }
     const sentNow = new Set(sent);
-    await this.options.unstick(unmined, sentNow, now);
+    await this.options.unstick(unmined.filter((row) => !unchecked.has(row.chain)), sentNow, now);
     if (unmined.some((row) => this.awaitedSoon(row, now))) this.followUp();
   }
 

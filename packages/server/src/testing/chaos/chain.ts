@@ -90,7 +90,7 @@ export class ChaosChain {
     await this.#ticking;
     await rpc('evm_setAutomine', [false]);
     try {
-      const head = Number(await rpc('eth_blockNumber'));
+      const head = await this.#settledHead();
       // Never below the load's first block: the setup (contracts, funding) stays.
       const taken = Math.min(depth, head - options.aboveBlock);
       if (taken < 1) return { depth, mode, skipped: true, transactions: 0 };
@@ -107,6 +107,15 @@ export class ChaosChain {
         }
       }
       await rpc('anvil_reorg', [taken, replayed]);
+      // anvil can finish a block it began mining before automine was turned off on top of the old
+      // branch, after the reorg: its transactions show in the new chain but the state lacks them,
+      // which no real node does. Such a block is replaced again, with what it held dropped.
+      const broken = await this.#firstUnlinked(first - 1);
+      if (broken !== undefined) {
+        const newHead = Number(await rpc('eth_blockNumber'));
+        this.#log(`chain node: block ${broken} was mined on the replaced branch during the reorg; replacing blocks ${first} to ${newHead} again`);
+        await rpc('anvil_reorg', [newHead - first + 1, []]);
+      }
       // anvil's pool keeps the nonce marks of the replaced blocks: an account's next transactions
       // then wait as `queued` for ever, though the chain's nonce is theirs. A live node re-checks its
       // pool against the new head; here it is emptied, as a node that loses its pool would, and the
@@ -130,6 +139,29 @@ export class ChaosChain {
       this.#ticking = this.#rpc('evm_mine', []).catch(() => undefined);
       await this.#ticking;
     }
+  }
+
+  /** The head once no block has been added for a moment (one being mined as automine stopped is done). */
+  async #settledHead(): Promise<number> {
+    let head = Number(await this.#rpc('eth_blockNumber', []));
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const again = Number(await this.#rpc('eth_blockNumber', []));
+      if (again === head) return head;
+      head = again;
+    }
+  }
+
+  /** The first block above `from` whose parent is not the chain's block below it, if any. */
+  async #firstUnlinked(from: number): Promise<number | undefined> {
+    const head = Number(await this.#rpc('eth_blockNumber', []));
+    let parent = ((await this.#rpc('eth_getBlockByNumber', [`0x${from.toString(16)}`, false])) as { hash: string }).hash;
+    for (let number = from + 1; number <= head; number++) {
+      const block = (await this.#rpc('eth_getBlockByNumber', [`0x${number.toString(16)}`, false])) as { hash: string; parentHash: string };
+      if (block.parentHash !== parent) return number;
+      parent = block.hash;
+    }
+    return undefined;
   }
 
   /** The node's newest block number. */

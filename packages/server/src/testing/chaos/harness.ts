@@ -6,7 +6,7 @@
  * It lives in testing/ because it is test support: it starts whole services from outside and
  * reads their store for the final check, which only testing/ may do (layers.test.ts).
  */
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
@@ -255,6 +255,7 @@ async function startInstance(instance: Instance, env: NodeJS.ProcessEnv, timelin
   instance.baseUrl = started.baseUrl;
   // CHAOS_LOG_DIR keeps what each instance logs (warnings: rewinds, reorgs, broadcast failures).
   const logDir = process.env.CHAOS_LOG_DIR;
+  if (logDir) mkdirSync(logDir, { recursive: true });
   const keep = logDir ? (chunk: Buffer) => appendFileSync(join(logDir, `instance-${instance.index}.log`), chunk) : () => {};
   started.service.stderr!.on('data', keep);
   started.service.stdout!.on('data', keep);
