@@ -161,8 +161,10 @@ export async function mintCards(deps: { config: Readonly<Config>; store: Store; 
         to: batch.contract as Address,
         data: encodeFunctionData({ abi: cardNftAbi, functionName: 'mintBatch', args: [JSON.parse(batch.recipients), design.metadata.sendable] }),
         gas: BATCH_BASE_GAS + GAS_PER_CARD_BOUND * BigInt(batch.card_count),
+        // Marked in the commit that stores the transaction: one commit less a call, and no batch
+        // left `reserved` with its transaction stored.
+        alongside: (trx, row) => markBatchSubmitted(trx, batch.id, { id: row.id, txHash: row.tx_hash }),
       });
-      await deps.store.groupCommit((trx) => markBatchSubmitted(trx, batch.id, transaction));
       settled.push({ ...batch, status: 'submitted', outbox_id: transaction.id, tx_hash: transaction.txHash });
     } catch (error) {
       if (!(error instanceof OutboxRefusal)) deps.log.warn(`mint batch ${batch.id}: ${(error as Error).message}`);
