@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { HttpRequestError } from 'viem';
+import { HttpRequestError, RpcRequestError } from 'viem';
 import { buildApp, type App } from '../app.ts';
 import { errorCodes } from '../errors/codes.ts';
 import { randomUUID } from 'node:crypto';
@@ -39,11 +39,19 @@ test('GET /health and /health/ready are 200 while the store and the chain answer
   assert.deepEqual(live.json(), { status: 'ok', checks: { process: 'ok' } });
 });
 
-test('a chain node that stops answering in the middle of a request is a 503 with the registry body, not a 500', async () => {
+test('a chain node that stops answering in the middle of a request, or answers from a chain it is reorganising, is a 503 with the registry body, not a 500', async () => {
   const probe = await buildApp({ services });
   // Any route's read of a node that went away surfaces as viem's HttpRequestError.
   probe.get('/v2/test-node-gone', async () => {
     throw new HttpRequestError({ url: 'http://127.0.0.1:1', details: 'fetch failed' });
+  });
+  // A node reorganising answers from a chain it is changing: anvil's words for it.
+  probe.get('/v2/test-node-reorganising', async () => {
+    throw new RpcRequestError({
+      body: { method: 'eth_call' },
+      error: { code: -32602, message: 'BlockOutOfRangeError: block height is 732 but requested was 733' },
+      url: 'http://127.0.0.1:1',
+    });
   });
   probe.get('/v2/test-defect', async () => {
     throw new Error('a defect');
@@ -52,6 +60,9 @@ test('a chain node that stops answering in the middle of a request is a 503 with
     const gone = await probe.inject({ method: 'GET', url: '/v2/test-node-gone' });
     assert.equal(gone.statusCode, 503);
     assert.deepEqual(gone.json(), { code: 503, err: errorCodes[503].message });
+    const reorganising = await probe.inject({ method: 'GET', url: '/v2/test-node-reorganising' });
+    assert.equal(reorganising.statusCode, 503);
+    assert.deepEqual(reorganising.json(), { code: 503, err: errorCodes[503].message });
     const defect = await probe.inject({ method: 'GET', url: '/v2/test-defect' });
     assert.equal(defect.statusCode, 500, 'other failures stay 500');
   } finally {

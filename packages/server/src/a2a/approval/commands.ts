@@ -25,7 +25,7 @@ import { ciHashFor } from '../service-keys/commands.ts';
 import { gasLimitOf, simulateCall } from '../chain/simulation.ts';
 import { assertTokenBalance, erc721Abi } from '../chain/token-contracts.ts';
 import { Errors } from '../../errors/codes.ts';
-import { isNodeUnreachable } from '../../chain/node-errors.ts';
+import { isNodeUnreachable, isNodeUnsettled } from '../../chain/node-errors.ts';
 import { findMemberById, findMemberWithEmail } from './store.ts';
 import { holdCardClaims } from '../../cards/claims/commands.ts';
 
@@ -129,7 +129,7 @@ async function executeClaimed(
       // The transaction is stored and will be sent: the request completed whatever failed after.
       await completeRequest(db, row.request_key, executionId, { result: { tx_hash: sent.txHash } }, epochSeconds());
       if (!isAppError(error)) deps.log.error(error as Error);
-    } else if (isNodeUnreachable(error)) {
+    } else if (isNodeUnreachable(error) || isNodeUnsettled(error)) {
       // Nothing was signed or sent: the request stays open for the member to approve again.
       await releaseExecution(db, row.request_key, executionId, epochSeconds());
       throw new AppError(Errors.ServiceUnavailable, { detail: `the ${row.chain} chain's node does not answer; nothing was sent, approve again later`, cause: error });
