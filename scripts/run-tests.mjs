@@ -76,7 +76,7 @@ if (process.env.WALLET_TEST_SOAK === 'off') {
   if (soaks.length > 0) soaksSkipped = `# soaks: ${soaks.length} test files skipped (WALLET_TEST_SOAK=off): ${soaks.join(', ')}`;
 }
 if (all.length === 0) {
-  console.log(browserSkipped ?? soaksSkipped);
+  for (const skipped of [browserSkipped, soaksSkipped]) if (skipped) console.log(skipped);
   process.exit(0);
 }
 // The long files first (browser suites, then those that start services as child processes), so

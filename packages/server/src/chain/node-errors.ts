@@ -40,6 +40,7 @@ export function isNodeUnsettled(error: unknown): boolean {
  */
 export function asNodeOutage<E>(error: E, log: { warn(message: string): void }): E | AppError {
   if (!isNodeUnreachable(error) && !isNodeUnsettled(error)) return error;
-  log.warn(`a chain's node did not answer: ${(error as Error).message.split('\n')[0]}`);
-  return new AppError(Errors.ServiceUnavailable, { detail: "a chain's node does not answer; try again shortly", cause: error });
+  const what = isNodeUnreachable(error) ? 'did not answer' : 'answered from a chain it was reorganising';
+  log.warn(`a chain's node ${what}: ${(error as Error).message.split('\n')[0]}`);
+  return new AppError(Errors.ServiceUnavailable, { detail: `a chain's node ${what}; try again shortly`, cause: error });
 }

@@ -6,28 +6,34 @@ export interface RpcCallRecorder {
   rpcCall(chain: string, method: string, seconds: number, failed: boolean): void;
 }
 
-/**
- * A viem transport that reports each call to `recorder`: its method, how long it took and whether it
- * failed. Calls of one batch are each reported with the batch's time.
- */
-export function recordedTransport(transport: Transport, chain: string, recorder: RpcCallRecorder): Transport {
+/** A viem transport whose every call is reported to `observe` once it settles: its method, how long it took, and its error if it failed. */
+function observedTransport(transport: Transport, observe: (method: string, milliseconds: number, error: unknown) => void): Transport {
   return (parameters) => {
     const inner = transport(parameters);
     return {
       ...inner,
       request: (async (args: { method: string; params?: unknown }, options?: unknown) => {
         const started = performance.now();
-        let failed = true;
+        let error: unknown;
         try {
-          const result = await (inner.request as (args: unknown, options?: unknown) => Promise<unknown>)(args, options);
-          failed = false;
-          return result;
+          return await (inner.request as (args: unknown, options?: unknown) => Promise<unknown>)(args, options);
+        } catch (thrown) {
+          error = thrown ?? new Error('the call failed');
+          throw thrown;
         } finally {
-          recorder.rpcCall(chain, args.method, (performance.now() - started) / 1000, failed);
+          observe(args.method, performance.now() - started, error);
         }
       }) as typeof inner.request,
     };
   };
+}
+
+/**
+ * A viem transport that reports each call to `recorder`: its method, how long it took and whether it
+ * failed. Calls of one batch are each reported with the batch's time.
+ */
+export function recordedTransport(transport: Transport, chain: string, recorder: RpcCallRecorder): Transport {
+  return observedTransport(transport, (method, milliseconds, error) => recorder.rpcCall(chain, method, milliseconds / 1000, error !== undefined));
 }
 
 /** How many calls a chain's node has left unanswered (refused, reset, timed out) in this process. */
@@ -40,18 +46,7 @@ export interface UnansweredCalls {
  * and may have come back without its newest blocks (see ChainRewindWatch).
  */
 export function countUnanswered(transport: Transport, unanswered: UnansweredCalls): Transport {
-  return (parameters) => {
-    const inner = transport(parameters);
-    return {
-      ...inner,
-      request: (async (args: unknown, options?: unknown) => {
-        try {
-          return await (inner.request as (args: unknown, options?: unknown) => Promise<unknown>)(args, options);
-        } catch (error) {
-          if (isNodeUnreachable(error)) unanswered.count += 1;
-          throw error;
-        }
-      }) as typeof inner.request,
-    };
-  };
+  return observedTransport(transport, (_method, _milliseconds, error) => {
+    if (error !== undefined && isNodeUnreachable(error)) unanswered.count += 1;
+  });
 }

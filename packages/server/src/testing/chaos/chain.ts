@@ -141,15 +141,19 @@ export class ChaosChain {
     }
   }
 
-  /** The head once no block has been added for a moment (one being mined as automine stopped is done). */
+  /**
+   * The head once no block has been added for a moment (one being mined as automine stopped is
+   * done); after 20 tries, the head as it is (#firstUnlinked still catches a late block).
+   */
   async #settledHead(): Promise<number> {
     let head = Number(await this.#rpc('eth_blockNumber', []));
-    for (;;) {
+    for (let tries = 0; tries < 20; tries++) {
       await new Promise((resolve) => setTimeout(resolve, 150));
       const again = Number(await this.#rpc('eth_blockNumber', []));
-      if (again === head) return head;
+      if (again === head) break;
       head = again;
     }
+    return head;
   }
 
   /** The first block above `from` whose parent is not the chain's block below it, if any. */
