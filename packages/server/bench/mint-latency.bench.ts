@@ -8,7 +8,11 @@
  * LATENCY_CARDS fresh addresses, timed until its answer (it answers once the cards are mined).
  * Direct side: a plain key that owns a CardNFT of its own on the same node signs `mintBatch` to as
  * many fresh addresses (nonce kept locally, fees read once a round), sends it with
- * eth_sendRawTransaction and polls eth_getTransactionReceipt every 5 ms until it is there. A third
+ * eth_sendRawTransaction and polls eth_getTransactionReceipt every 5 ms until it is there, through
+ * a plain viem client of its own (no batching: the service's transport is not in the baseline).
+ * Each side's call is made ready (payload, fresh recipients) before its timer starts, and starts
+ * LATENCY_BENCH_QUIET_MS after the call before it, so the background work one call leaves (the
+ * card index catching up on the new block, a webhook) is counted in neither side's next call. A third
  * side, timed after each pair and not part of the targets, sends the same mint through the outbox
  * alone (`submit` + `waitForFinal`, another plain key as its signer): what is left of A7's time
  * beyond it is A7's own work (PIN, store, HTTP); beyond direct, the outbox's.
@@ -19,10 +23,11 @@
  * p99 <= 2x direct) and the load average beside each round. Asserts nothing.
  *
  * Env: LATENCY_BENCH_ROUNDS (3), LATENCY_BENCH_ROUND_SECONDS (10), LATENCY_BENCH_CARDS (1),
- * LATENCY_BENCH_POLL_MS (the outbox's receipt poll interval; 200, the default configuration).
+ * LATENCY_BENCH_POLL_MS (the outbox's receipt poll interval; 200, the default configuration),
+ * LATENCY_BENCH_QUIET_MS (30).
  */
 import { loadavg } from 'node:os';
-import { encodeDeployData, encodeFunctionData, parseEther, toHex, type Address, type Hex } from 'viem';
+import { createPublicClient, encodeDeployData, encodeFunctionData, http, parseEther, toHex, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { cardNftAbi, cardNftBytecode } from '@wallet-service/contracts';
 import { setBalance } from '../src/a2a/testing/support.ts';
@@ -38,6 +43,7 @@ const ROUND_SECONDS = Number(process.env.LATENCY_BENCH_ROUND_SECONDS ?? 10);
 const CARDS = Number(process.env.LATENCY_BENCH_CARDS ?? 1);
 const POLL_MS = Number(process.env.LATENCY_BENCH_POLL_MS ?? 200);
 const WARM_UP_PAIRS = 20;
+const QUIET_MS = Number(process.env.LATENCY_BENCH_QUIET_MS ?? 30);
 /** The issue's targets (37): A7 at most 1.5x direct at p50 and 2x at p99. */
 const TARGETS = { p50: 1.5, p99: 2 };
 
@@ -48,9 +54,11 @@ const TARGETS = { p50: 1.5, p99: 2 };
 async function directMinter(chain: ChainContext, outbox: TestApp['services']['outbox']) {
   const account = privateKeyToAccount(generatePrivateKey());
   let sequence = 0;
-  await chain.client.request({ method: 'anvil_setBalance' as never, params: [account.address, toHex(parseEther('1000'))] as never });
+  // Its own plain viem client (no batching, no metrics): what a caller's own sign-send-wait would use.
+  const client = createPublicClient({ chain: chain.viemChain, transport: http(chain.rpcUrl) });
+  await client.request({ method: 'anvil_setBalance' as never, params: [account.address, toHex(parseEther('1000'))] as never });
   let nonce = 0;
-  let fees = await chain.client.estimateFeesPerGas();
+  let fees = await client.estimateFeesPerGas();
   const send = async (call: { to?: Address; data: Hex; gas: bigint }) => {
     const raw = await account.signTransaction({
       type: 'eip1559',
@@ -62,9 +70,9 @@ async function directMinter(chain: ChainContext, outbox: TestApp['services']['ou
       maxFeePerGas: fees.maxFeePerGas * 2n,
       maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
     });
-    const hash = await chain.client.sendRawTransaction({ serializedTransaction: raw });
+    const hash = await client.sendRawTransaction({ serializedTransaction: raw });
     for (;;) {
-      const receipt = await chain.client.getTransactionReceipt({ hash }).catch(() => undefined);
+      const receipt = await client.getTransactionReceipt({ hash }).catch(() => undefined);
       if (receipt) return receipt;
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
@@ -74,13 +82,13 @@ async function directMinter(chain: ChainContext, outbox: TestApp['services']['ou
     bytecode: cardNftBytecode,
     args: ['Direct', 'DIRECT', 'https://example.com/cards/', account.address, buildAddresses(1)[0]!],
   });
-  const deployed = await send({ data: deployData, gas: ((await chain.client.estimateGas({ account: account.address, data: deployData })) * 5n) / 4n });
+  const deployed = await send({ data: deployData, gas: ((await client.estimateGas({ account: account.address, data: deployData })) * 5n) / 4n });
   if (deployed.status !== 'success' || !deployed.contractAddress) throw new Error('the direct CardNFT was not deployed');
   const contract = deployed.contractAddress;
   const mintGas = 150_000n + 34_000n * BigInt(CARDS);
   return {
     refreshFees: async () => {
-      fees = await chain.client.estimateFeesPerGas();
+      fees = await client.estimateFeesPerGas();
     },
     mint: async (recipients: Address[]) => {
       const receipt = await send({ to: contract, data: encodeFunctionData({ abi: cardNftAbi, functionName: 'mintBatch', args: [recipients, true] }), gas: mintGas });
@@ -113,21 +121,35 @@ async function main(): Promise<void> {
     await setBalance(t.services, partner.partner.main_address as Address, parseEther('1000'));
     const direct = await directMinter(t.services.chains.get('main'), t.services.outbox);
     const viaOutbox = await directMinter(t.services.chains.get('main'), t.services.outbox);
-    const a7 = async () => {
-      const answer = await mintOk(t.app, partner.token, buildMintPayload(partner, { to_address: buildAddresses(CARDS) }));
-      if (answer.minted_count !== CARDS) throw new Error(`A7 minted ${answer.minted_count} of ${CARDS}`);
+    // Each side's call is made ready (its payload, its fresh recipients) before its timer starts.
+    const a7 = () => {
+      const payload = buildMintPayload(partner, { to_address: buildAddresses(CARDS) });
+      return async () => {
+        const answer = await mintOk(t.app, partner.token, payload);
+        if (answer.minted_count !== CARDS) throw new Error(`A7 minted ${answer.minted_count} of ${CARDS}`);
+      };
     };
-    const directMint = () => direct.mint(buildAddresses(CARDS));
-    const outboxMint = () => viaOutbox.mintThroughOutbox(buildAddresses(CARDS));
-    const timed = async (call: () => Promise<void>) => {
+    const directMint = () => {
+      const recipients = buildAddresses(CARDS);
+      return () => direct.mint(recipients);
+    };
+    const outboxMint = () => {
+      const recipients = buildAddresses(CARDS);
+      return () => viaOutbox.mintThroughOutbox(recipients);
+    };
+    const timed = async (ready: () => () => Promise<void>) => {
+      const call = ready();
+      // Each call starts on a quiet service: what the call before it left running in the background
+      // (the card index catching up on the new block, a webhook) is counted in neither side's next call.
+      await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
       const started = performance.now();
       await call();
       return performance.now() - started;
     };
     for (let pair = 0; pair < WARM_UP_PAIRS; pair++) {
-      await a7();
-      await directMint();
-      await outboxMint();
+      await a7()();
+      await directMint()();
+      await outboxMint()();
     }
 
     console.log(

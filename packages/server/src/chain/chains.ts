@@ -1,9 +1,10 @@
 import { join } from 'node:path';
-import { createPublicClient, defineChain, http, type Address, type Chain as ViemChain, type Hex, type PublicClient } from 'viem';
+import { createPublicClient, defineChain, type Address, type Chain as ViemChain, type Hex, type PublicClient } from 'viem';
 import { CHAIN_NAMES, chainConfirmations, type ChainConfirmations, type ChainName, type Config } from '../config/config.ts';
 import { AppError } from '../errors/app-error.ts';
 import { findRunningNode, ManagedNode, waitForRpc } from './managed-node.ts';
 import { Errors } from '../errors/codes.ts';
+import { batchedHttp } from './batched-http.ts';
 import { countUnanswered, recordedTransport, type RpcCallRecorder, type UnansweredCalls } from './rpc-transport.ts';
 
 /** One configured chain: how to reach it, and its node when the service manages it. */
@@ -135,7 +136,7 @@ export function createChainContext(
     rpcUrls: { default: { http: [rpcUrl] } },
   });
   const unanswered: UnansweredCalls = { count: 0 };
-  const transport = countUnanswered(http(rpcUrl, { batch: { wait: 0 }, retryCount: 1, timeout: 15_000 }), unanswered);
+  const transport = countUnanswered(batchedHttp(rpcUrl, { retryCount: 1, timeout: 15_000 }), unanswered);
   const client = createPublicClient({
     chain: viemChain,
     transport: rpcRecorder ? recordedTransport(transport, name, rpcRecorder) : transport,

@@ -16,8 +16,8 @@ export interface BodyLimits {
 /**
  * What every route's body passes before it is parsed:
  * - a body over its limit answers 413 (4130) in the family's body: at once when Content-Length
- *   says so (nothing is read; see unread-body.ts for how the connection ends), else as soon as
- *   the bytes read pass the limit, so a large body is never held in memory;
+ *   says so (nothing is read; see unread-body.ts for how the connection ends); a chunked one as
+ *   soon as the bytes read pass the limit, so a large body is never held in memory;
  * - a JSON body nested deeper than `jsonDepth` answers 400 before it is parsed; then Fastify's own
  *   parser (secure-json-parse, which refuses `__proto__` and `constructor.prototype` keys).
  * Multipart uploads are read by the upload routes as a stream (uploads/receive.ts): only their
@@ -29,7 +29,10 @@ export function applyBodyLimits(app: FastifyInstance, limits: BodyLimits): void 
     const limit = upload ? limits.uploadBodyBytes : limits.bodyBytes;
     const declared = Number(request.headers['content-length']);
     if (declared > limit) return done(bodyTooLarge(limit, `Content-Length is ${declared}`));
-    done(null, upload ? payload : capped(payload, limit));
+    // Node's HTTP parser reads no more of a body than its Content-Length says: only a body sent
+    // without one (chunked) needs counting as it arrives.
+    const bounded = request.headers['content-length'] !== undefined && Number.isSafeInteger(declared);
+    done(null, upload || bounded ? payload : capped(payload, limit));
   });
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');

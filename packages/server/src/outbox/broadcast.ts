@@ -9,7 +9,9 @@ export class Broadcaster {
   /** When this process last sent each unmined transaction. */
   private readonly sentAt = new Map<string, number>();
   /** First broadcasts under way (submit does not wait for them). */
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly inFlight = new Set<Promise<unknown>>();
+  /** Ids of the transactions in `inFlight`. */
+  private readonly sending = new Set<string>();
 
   constructor(
     private readonly deps: {
@@ -58,12 +60,21 @@ export class Broadcaster {
    * Broadcasts without holding the caller; a failure is logged (the next pass sends it again).
    * `onDone` runs once the node has answered.
    */
-  broadcastInBackground(row: OutboxRow, onDone?: () => void): void {
+  broadcastInBackground(row: OutboxRow, onDone?: () => unknown): void {
+    this.sending.add(row.id);
     const sending = this.broadcast(row)
       .then(onDone)
       .catch((error: Error) => this.deps.log?.warn(`outbox: broadcast of ${row.tx_hash}: ${error.message}`))
-      .finally(() => this.inFlight.delete(sending));
+      .finally(() => {
+        this.inFlight.delete(sending);
+        this.sending.delete(row.id);
+      });
     this.inFlight.add(sending);
+  }
+
+  /** Whether the transaction's first broadcast (and what follows it, `onDone`) is under way. */
+  isSending(id: string): boolean {
+    return this.sending.has(id);
   }
 
   /** Resolves when the background broadcasts under way are done. */

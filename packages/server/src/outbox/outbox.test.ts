@@ -270,6 +270,37 @@ describe('transaction outbox (real node, real store)', () => {
     assert.equal((await services.outbox.waitForFinal(next.id)).receiptStatus, 'success');
   });
 
+  test('submissions at once whose writes before signing refuse some: those are neither signed, stored nor sent, and take no nonce', async () => {
+    const signer = await fundedSigner();
+    const recipients = Array.from({ length: 6 }, freshAddress);
+    const signed: string[] = [];
+    const account = { ...signer.account, signTransaction: async (transaction: Parameters<NonNullable<typeof signer.account.signTransaction>>[0]) => {
+      signed.push(transaction.to!.toLowerCase());
+      return signer.account.signTransaction!(transaction);
+    } };
+    const outcomes = await Promise.allSettled(
+      recipients.map((to, index) =>
+        services.outbox.submit({
+          idempotencyKey: `before-signing:${to}`,
+          chain: 'main',
+          signer: { address: signer.address, account },
+          to,
+          value: 1n,
+          beforeSigning: async () => {
+            if (index % 2 === 1) throw new Error(`refused ${index}`);
+          },
+        }),
+      ),
+    );
+    assert.deepEqual(outcomes.map((outcome) => outcome.status), ['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled', 'rejected']);
+    const refused = recipients.filter((_, index) => index % 2 === 1).map((to) => to.toLowerCase());
+    assert.deepEqual(signed.filter((to) => refused.includes(to)), [], 'nothing signed for a refused one');
+    const mined = await Promise.all(outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [services.outbox.waitForFinal(outcome.value.id)] : [])));
+    assert.deepEqual(mined.map((transaction) => transaction.nonce).sort(), [0, 1, 2]);
+    for (const to of refused) assert.equal(await services.outbox.findByIdempotencyKey(`before-signing:${to}`), undefined);
+    assert.equal(await services.chains.get('main').client.getTransactionCount({ address: signer.address }), 3);
+  });
+
   test('a transaction that cannot be estimated is refused before anything is stored', async () => {
     const signer = await fundedSigner('1');
     const key = `too-much:${signer.address}`;

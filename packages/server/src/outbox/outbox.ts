@@ -1,8 +1,10 @@
 import { EventEmitter } from 'node:events';
+import type { Hex } from 'viem';
 import type { ChainContext, ChainRegistry } from '../chain/chains.ts';
 import { isInstant } from '../chain/confirmations.ts';
 import { embeddedNodeUnsticker } from '../chain/embedded-node-pool.ts';
 import type { Db } from '../store/database.ts';
+import type { OutboxRow } from '../store/schema.ts';
 import type { StoreDialect } from '../store/migrations/index.ts';
 import { PollingLoop } from '../lib/polling-loop.ts';
 import { Broadcaster } from './broadcast.ts';
@@ -10,7 +12,7 @@ import { ConfirmationTracker } from './confirmations.ts';
 import { BalanceReservations, FeeCache } from './fees.ts';
 import { isFinal, toTransaction, type OutboxTransaction } from './lifecycle.ts';
 import { NonceConflicts, NonceExpectations } from './nonces.ts';
-import { ReceiptRecorder, verifyMined } from './receipts.ts';
+import { ReceiptRecorder, receiptOf, verifyMined } from './receipts.ts';
 import { ChainRewindWatch } from './rewinds.ts';
 import { OutboxStore } from './store.ts';
 import { Submitter } from './submit.ts';
@@ -18,6 +20,10 @@ import type { OutboxSubmission } from './submission.ts';
 import { PendingTracker } from './tracking.ts';
 
 export { OutboxRefusal } from './fees.ts';
+
+/** Looks for the receipt of a transaction an automining node was just sent, and the pause between them. */
+const RECEIPT_LOOKS = 10;
+const RECEIPT_LOOK_MS = 5;
 export type { OutboxTransaction } from './lifecycle.ts';
 export type { OutboxSubmission, TransactionSigner } from './submission.ts';
 
@@ -49,6 +55,7 @@ export class TransactionOutbox {
   private readonly loop: PollingLoop;
   private readonly rewinds: ChainRewindWatch;
   private readonly confirmations: ConfirmationTracker;
+  private readonly recorder: ReceiptRecorder;
 
   constructor(options: OutboxOptions) {
     this.chains = options.chains;
@@ -56,7 +63,7 @@ export class TransactionOutbox {
     this.settled.setMaxListeners(0);
     const { chains, log } = options;
     const store = (this.store = new OutboxStore(options.db, options.dialect));
-    const recorder = new ReceiptRecorder(
+    const recorder = (this.recorder = new ReceiptRecorder(
       store,
       (chain) => !chains.has(chain) || isInstant(chains.get(chain).confirmations),
       (transaction, logs) => {
@@ -65,7 +72,7 @@ export class TransactionOutbox {
         // An `included` one settles when its block is confirmed (ConfirmationTracker).
         if (isFinal(transaction)) this.settled.emit(transaction.id, logs ? { ...transaction, logs } : transaction);
       },
-    );
+    ));
     this.conflicts = new NonceConflicts({
       store,
       recordReceipt: (row, receipt) => recorder.recordReceipts([{ row, receipt }]),
@@ -85,11 +92,11 @@ export class TransactionOutbox {
       fees: new FeeCache(),
       balances: new BalanceReservations(),
       nonces: new NonceExpectations(store),
-      // An automining node has mined it by the time it answers: a caller waiting on it need not
-      // wait for the pass its own kick started before the broadcast was done.
+      // An automining node has mined it by the time it answers: a caller waiting on it gets its
+      // receipt now rather than at a pass.
       onStored: (row) =>
         this.broadcaster.broadcastInBackground(row, () => {
-          if (chains.get(row.chain).automine && this.settled.listenerCount(row.id) > 0) this.kick();
+          if (chains.get(row.chain).automine && this.settled.listenerCount(row.id) > 0) return this.recordReceiptNow(row);
         }),
     });
     const tracker = new PendingTracker({
@@ -197,7 +204,8 @@ export class TransactionOutbox {
         if (isFinal(transaction)) return transaction;
         const left = deadline - Date.now();
         if (left <= 0) throw new Error(`outbox: transaction ${transaction.txHash} not mined within ${timeoutMs} ms`);
-        this.kick();
+        // A first broadcast under way looks for the receipt itself once the node has answered.
+        if (!this.broadcaster.isSending(id)) this.kick();
         let timer: ReturnType<typeof setTimeout> | undefined;
         const final = await Promise.race([
           settled,
@@ -210,6 +218,25 @@ export class TransactionOutbox {
         this.settled.off(id, settle);
       }
     }
+  }
+
+  /**
+   * The receipt of a transaction just sent to an automining node, recorded at once (the same write
+   * a pass makes; whichever comes second changes nothing). Not there, or not readable: a pass looks.
+   */
+  private async recordReceiptNow(row: OutboxRow): Promise<void> {
+    try {
+      // anvil may answer the broadcast just before the block is sealed: a few quick looks.
+      for (let look = 0; look < RECEIPT_LOOKS; look++) {
+        if (look > 0) await new Promise((resolve) => setTimeout(resolve, RECEIPT_LOOK_MS));
+        const receipt = await receiptOf(this.chains.get(row.chain), row.tx_hash as Hex);
+        if (receipt) return await this.recorder.recordReceipts([{ row, receipt }]);
+        if (this.settled.listenerCount(row.id) === 0) return;
+      }
+    } catch {
+      // Looked for again at the pass.
+    }
+    this.kick();
   }
 
   /**

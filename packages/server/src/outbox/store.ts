@@ -282,4 +282,9 @@ export class GroupWrites {
   alongside(work: (trx: DbTransaction, row: OutboxRow) => Promise<void>, row: OutboxRow): Promise<void> {
     return work(this.trx, row);
   }
+
+  /** A submission's writes that come before it is signed (OutboxSubmission.beforeSigning), in this transaction. */
+  beforeSigning(work: (trx: DbTransaction) => Promise<void>): Promise<void> {
+    return work(this.trx);
+  }
 }

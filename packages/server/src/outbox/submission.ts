@@ -25,6 +25,13 @@ export interface OutboxSubmission {
    * mined): run in the DB transaction that stores the new row, never for a repeat of a stored key.
    */
   alongside?: (trx: DbTransaction, row: OutboxRow) => Promise<void>;
+  /**
+   * Writes that decide whether the transaction may exist at all (a limit counted atomically): run
+   * in the DB transaction that stores the new row, before its nonce is taken and before it is
+   * signed, so a throw here leaves nothing signed, stored or sent. A submission with them is not
+   * signed ahead of its commit.
+   */
+  beforeSigning?: (trx: DbTransaction) => Promise<void>;
 }
 
 /** The chain:account key of the per-account maps. */

@@ -169,7 +169,7 @@ export class Submitter {
       const account = accountKey(prepared);
       group.counts.set(account, (group.counts.get(account) ?? 0) + 1);
       const expected = this.options.nonces.takeExpected(account);
-      if (expected === undefined) continue;
+      if (expected === undefined || prepared.submission.beforeSigning) continue;
       const signing = signingTurn.then(() => signedRow(prepared, expected, now));
       group.signedAhead.set(prepared, signing.catch(() => undefined));
     }
@@ -239,6 +239,10 @@ async function storeGroup(
     fresh.add(prepared);
     freshKeys.add(key);
     accounts.get(accountKey(prepared))!.count += 1;
+  }
+  for (const prepared of fresh) {
+    const beforeSigning = prepared.submission.beforeSigning;
+    if (beforeSigning) await writes.beforeSigning(beforeSigning);
   }
   const allocatedEnds = new Map<string, number>();
   // In the same order as the locks above: two groups never wait on each other's rows.

@@ -4,7 +4,7 @@ import { cardNftAbi } from '@wallet-service/contracts';
 import { AppError } from '../../errors/app-error.ts';
 import { OutboxRefusal, type TransactionSigner } from '../../outbox/outbox.ts';
 import type { Config } from '../../config/config.ts';
-import type { Store } from '../../store/database.ts';
+import type { DbTransaction, Store } from '../../store/database.ts';
 import type { KeyVault } from '../../custody/key-vault.ts';
 import type { ChainRegistry } from '../../chain/chains.ts';
 import { finalReceipt } from '../../chain/final-receipt.ts';
@@ -78,10 +78,11 @@ export interface MintOutcome {
  * outbox, in as few `mintBatch` transactions as the block gas limit allows.
  *
  * Order: the contract and the monthly limit are checked (4005, 4080) before the PIN is tried, so a
- * refused mint does not cost a PIN attempt; then the key is unlocked (4006, 403); then, in one DB
- * transaction, the cards are counted against mint_limit (4080 again, atomically) and the design
- * and its batches are stored; then each batch is signed into the outbox. A batch that cannot be
- * sent or that reverts is given back to mint_count. The answer comes once every batch is mined (the
+ * refused mint does not cost a PIN attempt; then the key is unlocked (4006, 403); then, in the DB
+ * transaction that stores the first batch's signed transaction, the cards are counted against
+ * mint_limit (4080 again, atomically) and the design and its batches are stored; then each later
+ * batch is signed into the outbox. A later batch that cannot be sent, or any that reverts, is given
+ * back to mint_count. The answer comes once every batch is mined (the
  * lists catch the card index up with the chain before they answer, so they show the mint too).
  */
 export async function mintCards(deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox; log: Logger }, input: MintCardsInput): Promise<MintOutcome> {
@@ -139,16 +140,18 @@ export async function mintCards(deps: { config: Readonly<Config>; store: Store; 
     created_at: createdAt,
     idempotency_key: input.idempotencyKey ?? null,
   };
-  await deps.store.groupCommit(async (trx) => {
+  // The mint is stored in the commit that stores its first batch's transaction, before that is
+  // signed: one commit less a call, and a mint refused there (4080; 4202 or a node that does not
+  // answer before it) leaves nothing behind.
+  const storeMint = async (trx: DbTransaction) => {
     if (!(await reserveMintCount(trx, partner.id, recipients.length, period))) throw new AppError(Errors.MintMonthlyLimit);
     await insertMintDesign(trx, designRow, design.secureFiles, batches);
-  });
+  };
 
   // Sent one after another: a batch that cannot be paid for stops the ones after it from being tried.
   const settled: CardMintBatchRow[] = [];
   let stopped = false;
-  let firstRefusal: unknown;
-  for (const batch of batches) {
+  for (const [index, batch] of batches.entries()) {
     if (stopped) {
       settled.push(await failBatch(deps, batch, 'not sent: an earlier batch of this mint could not be sent'));
       continue;
@@ -161,23 +164,22 @@ export async function mintCards(deps: { config: Readonly<Config>; store: Store; 
         to: batch.contract as Address,
         data: encodeFunctionData({ abi: cardNftAbi, functionName: 'mintBatch', args: [JSON.parse(batch.recipients), design.metadata.sendable] }),
         gas: BATCH_BASE_GAS + GAS_PER_CARD_BOUND * BigInt(batch.card_count),
-        // Marked in the commit that stores the transaction: one commit less a call, and no batch
-        // left `reserved` with its transaction stored.
+        ...(index === 0 ? { beforeSigning: storeMint } : {}),
+        // Marked in the commit that stores the transaction: no batch is left `reserved` with its
+        // transaction stored.
         alongside: (trx, row) => markBatchSubmitted(trx, batch.id, { id: row.id, txHash: row.tx_hash }),
       });
       settled.push({ ...batch, status: 'submitted', outbox_id: transaction.id, tx_hash: transaction.txHash });
     } catch (error) {
+      // Nothing of this mint was stored: the error is the answer.
+      if (index === 0) throw transactionRefusalError(error);
       if (!(error instanceof OutboxRefusal)) deps.log.warn(`mint batch ${batch.id}: ${(error as Error).message}`);
       stopped = true;
-      firstRefusal ??= error;
       settled.push(await failBatch(deps, batch, (error as Error).message));
     }
   }
 
-  const outcome = mintOutcome(await settleAll(deps, settled), placesByBatch);
-  // Nothing minted because nothing could be sent: an error, not a partial answer.
-  if (outcome.mintedCount === 0 && outcome.hashes.length === 0 && firstRefusal !== undefined) throw transactionRefusalError(firstRefusal);
-  return outcome;
+  return mintOutcome(await settleAll(deps, settled), placesByBatch);
 }
 
 /** Waits for every submitted batch to be mined or failed. */

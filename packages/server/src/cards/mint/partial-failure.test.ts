@@ -63,13 +63,14 @@ test('a mint that fails part of the way: the answer, the lists and mint_count sh
   assert.equal((await t.app.inject({ method: 'GET', url: `/v2/metadata/${nftId}/5` })).statusCode, 404);
 });
 
-test('a batch that cannot be paid for stops the mint there; nothing after it is sent', async () => {
+test('a first batch that cannot be paid for: 4202, and nothing of the mint is stored, counted or sent', async () => {
   const partner = await signedInPartner(t.app, t.services);
   await setBalance(t.services, partner.partner.main_address as Address, 0n);
   const response = await partnerCall(t.app, partner.token, 'POST', '/v2/wallet/mint', buildMintPayload(partner, { to_address: buildAddresses(7) }));
   assert.deepEqual(response.json(), { code: 4202, err: 'insufficient funds for the transaction fee' });
   const batches = await t.services.store.db.selectFrom('card_mint_batches').select(['status', 'tx_hash']).where('partner_id', '=', partner.partner.id).execute();
-  assert.deepEqual(batches.map((batch) => [batch.status, batch.tx_hash]), [['failed', null], ['failed', null], ['failed', null]]);
+  assert.deepEqual(batches, []);
+  assert.equal((await t.services.store.db.selectFrom('card_designs').select('id').where('partner_id', '=', partner.partner.id).execute()).length, 0);
   assert.equal(await mintCount(partner.token), 0);
 });
 
