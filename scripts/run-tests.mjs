@@ -75,8 +75,22 @@ if (process.env.WALLET_TEST_SOAK === 'off') {
   all = all.filter((file) => !soaks.includes(file));
   if (soaks.length > 0) soaksSkipped = `# soaks: ${soaks.length} test files skipped (WALLET_TEST_SOAK=off): ${soaks.join(', ')}`;
 }
+// One share of the files, k of n (WALLET_TEST_SHARD=k/n): every n-th file of the path order from
+// the k-th. .ci/run gives each of the two other Node.js lines one half (see the README).
+let shardNote;
+if (process.env.WALLET_TEST_SHARD) {
+  const match = /^(\d+)\/(\d+)$/.exec(process.env.WALLET_TEST_SHARD);
+  const [k, n] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
+  if (!(n >= 1 && k >= 1 && k <= n)) {
+    console.error(`WALLET_TEST_SHARD must be k/n with 1 <= k <= n, not ${process.env.WALLET_TEST_SHARD}`);
+    process.exit(1);
+  }
+  const before = all.length;
+  all = all.filter((_, index) => index % n === k - 1);
+  shardNote = `# shard ${k} of ${n}: ${all.length} of ${before} test files`;
+}
 if (all.length === 0) {
-  for (const skipped of [browserSkipped, soaksSkipped]) if (skipped) console.log(skipped);
+  for (const skipped of [browserSkipped, soaksSkipped, shardNote]) if (skipped) console.log(skipped);
   process.exit(0);
 }
 // The long files first (browser suites, then those that start services as child processes), so
@@ -191,5 +205,6 @@ if (process.env.TEST_DATABASE_URL) {
 }
 if (browserSkipped) console.log(browserSkipped);
 if (soaksSkipped) console.log(soaksSkipped);
+if (shardNote) console.log(shardNote);
 printSlowestTests(10);
 process.exit(ok ? 0 : 1);

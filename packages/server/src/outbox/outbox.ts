@@ -20,12 +20,12 @@ import type { OutboxSubmission } from './submission.ts';
 import { PendingTracker } from './tracking.ts';
 
 export { OutboxRefusal } from './fees.ts';
+export type { OutboxTransaction } from './lifecycle.ts';
+export type { OutboxSubmission, TransactionSigner } from './submission.ts';
 
 /** Looks for the receipt of a transaction an automining node was just sent, and the pause between them. */
 const RECEIPT_LOOKS = 10;
 const RECEIPT_LOOK_MS = 5;
-export type { OutboxTransaction } from './lifecycle.ts';
-export type { OutboxSubmission, TransactionSigner } from './submission.ts';
 
 export interface OutboxOptions {
   db: Db;

@@ -140,8 +140,9 @@ describe('npm test on a machine without Chromium', () => {
   function runTests(env: Record<string, string>, others: string[] = []) {
     const inherited = { ...process.env };
     // NODE_TEST_CONTEXT would make the inner test runner report to this one instead of its output;
-    // WALLET_TEST_TIMES_FILE would have the inner run overwrite the outer run's figures.
-    for (const name of ['CHROMIUM_PATH', 'CI', 'PLAYWRIGHT_BROWSERS_PATH', 'XDG_CACHE_HOME', 'TEST_DATABASE_URL', 'NODE_TEST_CONTEXT', 'WALLET_TEST_BROWSER', 'WALLET_TEST_TIMES_FILE']) delete inherited[name];
+    // WALLET_TEST_TIMES_FILE would have the inner run overwrite the outer run's figures, and the
+    // outer run's share of the files (WALLET_TEST_SHARD) is not the inner run's.
+    for (const name of ['CHROMIUM_PATH', 'CI', 'PLAYWRIGHT_BROWSERS_PATH', 'XDG_CACHE_HOME', 'TEST_DATABASE_URL', 'NODE_TEST_CONTEXT', 'WALLET_TEST_BROWSER', 'WALLET_TEST_TIMES_FILE', 'WALLET_TEST_SHARD', 'WALLET_TEST_SOAK']) delete inherited[name];
     return spawnSync(process.execPath, ['scripts/run-tests.mjs', claimPage, ...others], {
       cwd: root,
       encoding: 'utf8',
@@ -163,6 +164,19 @@ describe('npm test on a machine without Chromium', () => {
     const result = runTests({ WALLET_TEST_BROWSER: 'off', CI: 'true' });
     assert.equal(result.status, 0, result.stderr);
     assert.equal(result.stdout.trim(), '# browser suites: 1 test files skipped (WALLET_TEST_BROWSER=off)');
+  });
+
+  test('WALLET_TEST_SHARD=k/n runs every n-th file of the path order from the k-th, and says so; a bad share is refused', () => {
+    const files = ['packages/server/src/lib/keyed-queue.test.ts', 'packages/server/src/chain/batched-http.test.ts'];
+    const second = runTests({ WALLET_TEST_SHARD: '2/2' }, files);
+    assert.equal(second.status, 0, second.stdout);
+    assert.match(second.stdout, /# SQLite store: 1 test files/);
+    assert.match(second.stdout, /# shard 2 of 2: 1 of 2 test files/);
+    assert.match(second.stdout, /keyed-queue/);
+    assert.doesNotMatch(second.stdout, /batched-http/, 'the first file of the path order is the first share');
+    const refused = runTests({ WALLET_TEST_SHARD: '3/2' }, files);
+    assert.equal(refused.status, 1);
+    assert.match(refused.stderr, /WALLET_TEST_SHARD must be k\/n with 1 <= k <= n, not 3\/2/);
   });
 
   test('with TEST_DATABASE_URL set, a PostgreSQL pass left with no files passes', () => {
