@@ -1,4 +1,5 @@
 import type { Address, Hex, Log } from 'viem';
+import type { DbTransaction } from '../store/database.ts';
 import type { OutboxRow } from '../store/schema.ts';
 
 /**
@@ -30,7 +31,16 @@ export type OutboxTransaction = {
    * (waitForFinal); absent when it is read from the store, which keeps no logs.
    */
   logs?: readonly Log[];
+  /** The waiters' writes (waitForFinal's `withReceipt`) made in the commit that recorded the receipt. */
+  receiptWritesDone?: ReadonlySet<ReceiptWrite>;
 } & TransactionState;
+
+/**
+ * A waiter's writes that belong with a transaction's receipt (a mint batch marked minted): made in
+ * the commit that records the receipt when this process records it final, so the waiter need not
+ * commit again. Given the transaction as recorded and the receipt's logs.
+ */
+export type ReceiptWrite = (trx: DbTransaction, transaction: OutboxTransaction, logs: readonly Log[]) => Promise<void>;
 
 /** A row's columns in the `signed` state: no receipt (as signed, and when a lost block puts it back). */
 export const SIGNED_COLUMNS = {

@@ -4,7 +4,7 @@ import { parseEther, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from 'viem/accounts';
 import { clearAccountPool, isNextNonceQueued, mineStalledPool } from '../chain/chains.ts';
 import { openTestServices, type TestServices } from '../testing/test-services.ts';
-import { OutboxRefusal, TransactionOutbox, type TransactionSigner } from './outbox.ts';
+import { OutboxRefusal, TransactionOutbox, type ReceiptWrite, type TransactionSigner } from './outbox.ts';
 
 const freshAddress = (): Address => privateKeyToAddress(generatePrivateKey());
 
@@ -299,6 +299,28 @@ describe('transaction outbox (real node, real store)', () => {
     assert.deepEqual(mined.map((transaction) => transaction.nonce).sort(), [0, 1, 2]);
     for (const to of refused) assert.equal(await services.outbox.findByIdempotencyKey(`before-signing:${to}`), undefined);
     assert.equal(await services.chains.get('main').client.getTransactionCount({ address: signer.address }), 3);
+  });
+
+  test("a waiter's writes are made in the commit that records the receipt; one that throws is undone alone and left to its waiter", async () => {
+    const signer = await fundedSigner();
+    const to = freshAddress();
+    const submitted = await services.outbox.submit({ idempotencyKey: `with-receipt:${to}`, chain: 'main', signer, to, value: 1n });
+    const settingKey = `test.with-receipt.${to}`;
+    const wrote: ReceiptWrite = async (trx, transaction, logs) => {
+      await trx.insertInto('service_settings').values({ key: settingKey, value: `${transaction.status}:${transaction.blockNumber}:${logs.length}` }).execute();
+    };
+    const failing: ReceiptWrite = async (trx) => {
+      await trx.insertInto('service_settings').values({ key: `${settingKey}.failing`, value: 'x' }).execute();
+      throw new Error('this write fails');
+    };
+    const [first, second] = await Promise.all([services.outbox.waitForFinal(submitted.id, 60_000, wrote), services.outbox.waitForFinal(submitted.id, 60_000, failing)]);
+    assert.equal(first.status, 'mined');
+    assert.ok(first.receiptWritesDone?.has(wrote), 'made with the receipt');
+    assert.ok(!second.receiptWritesDone?.has(failing), 'the failing write is not reported made');
+    const settings = await services.store.db.selectFrom('service_settings').selectAll().where('key', 'like', `${settingKey}%`).execute();
+    assert.deepEqual(settings, [{ key: settingKey, value: `mined:${first.blockNumber}:0` }], 'the failing write was undone, the other kept');
+    const stored = await services.outbox.findById(submitted.id);
+    assert.equal(stored?.status, 'mined');
   });
 
   test('a transaction that cannot be estimated is refused before anything is stored', async () => {

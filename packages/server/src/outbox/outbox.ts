@@ -10,7 +10,7 @@ import { PollingLoop } from '../lib/polling-loop.ts';
 import { Broadcaster } from './broadcast.ts';
 import { ConfirmationTracker } from './confirmations.ts';
 import { BalanceReservations, FeeCache } from './fees.ts';
-import { isFinal, toTransaction, type OutboxTransaction } from './lifecycle.ts';
+import { isFinal, toTransaction, type OutboxTransaction, type ReceiptWrite } from './lifecycle.ts';
 import { NonceConflicts, NonceExpectations } from './nonces.ts';
 import { ReceiptRecorder, receiptOf, verifyMined } from './receipts.ts';
 import { ChainRewindWatch } from './rewinds.ts';
@@ -20,7 +20,7 @@ import type { OutboxSubmission } from './submission.ts';
 import { PendingTracker } from './tracking.ts';
 
 export { OutboxRefusal } from './fees.ts';
-export type { OutboxTransaction } from './lifecycle.ts';
+export type { OutboxTransaction, ReceiptWrite } from './lifecycle.ts';
 export type { OutboxSubmission, TransactionSigner } from './submission.ts';
 
 /** Looks for the receipt of a transaction an automining node was just sent, and the pause between them. */
@@ -56,6 +56,8 @@ export class TransactionOutbox {
   private readonly rewinds: ChainRewindWatch;
   private readonly confirmations: ConfirmationTracker;
   private readonly recorder: ReceiptRecorder;
+  /** Per transaction, the writes its waiters want made with its receipt (waitForFinal's `withReceipt`). */
+  private readonly receiptWrites = new Map<string, Set<ReceiptWrite>>();
 
   constructor(options: OutboxOptions) {
     this.chains = options.chains;
@@ -72,6 +74,7 @@ export class TransactionOutbox {
         // An `included` one settles when its block is confirmed (ConfirmationTracker).
         if (isFinal(transaction)) this.settled.emit(transaction.id, logs ? { ...transaction, logs } : transaction);
       },
+      (id) => this.receiptWrites.get(id) ?? [],
     ));
     this.conflicts = new NonceConflicts({
       store,
@@ -189,9 +192,23 @@ export class TransactionOutbox {
   /**
    * Resolves when the transaction is mined (its block confirmed by the chain's rule) or has failed
    * for good; with the receipt's logs when it was mined here while waiting on a chain with depth 0
-   * (the caller need not ask the node for the receipt again).
+   * (the caller need not ask the node for the receipt again). `withReceipt`: writes to make in the
+   * commit that records the receipt, if this process records it final while waiting; the answer's
+   * `receiptWritesDone` holds them when they were made, and the caller makes them itself otherwise.
    */
-  async waitForFinal(id: string, timeoutMs = 60_000): Promise<OutboxTransaction> {
+  async waitForFinal(id: string, timeoutMs = 60_000, withReceipt?: ReceiptWrite): Promise<OutboxTransaction> {
+    if (!withReceipt) return this.settledTransaction(id, timeoutMs);
+    const writes = this.receiptWrites.get(id) ?? new Set();
+    this.receiptWrites.set(id, writes.add(withReceipt));
+    try {
+      return await this.settledTransaction(id, timeoutMs);
+    } finally {
+      writes.delete(withReceipt);
+      if (writes.size === 0 && this.receiptWrites.get(id) === writes) this.receiptWrites.delete(id);
+    }
+  }
+
+  private async settledTransaction(id: string, timeoutMs: number): Promise<OutboxTransaction> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       // Listen before reading, so a settlement between the read and the wait is not missed.

@@ -1,7 +1,8 @@
 import type { Address, Hex, Log } from 'viem';
 import type { ChainContext, ChainRegistry } from '../chain/chains.ts';
+import type { DbTransaction } from '../store/database.ts';
 import type { OutboxRow } from '../store/schema.ts';
-import { toTransaction, type OutboxTransaction } from './lifecycle.ts';
+import { toTransaction, type OutboxTransaction, type ReceiptWrite } from './lifecycle.ts';
 import type { OutboxStore } from './store.ts';
 import { rowAccountKey } from './submission.ts';
 
@@ -60,8 +61,15 @@ export class ReceiptRecorder {
     private readonly instant: (chain: string) => boolean,
     /** `logs`: the receipt's, as the node gave them (they are not stored). */
     private readonly onMined: (transaction: OutboxTransaction, logs: readonly Log[] | undefined) => void,
+    /** The writes waiters want made with a transaction's receipt (waitForFinal's `withReceipt`). */
+    private readonly writesFor: (id: string) => Iterable<ReceiptWrite> = () => [],
   ) {}
 
+  /**
+   * Records the receipts in one commit, with the writes waiters want made with a final one (a
+   * receipt final in this commit, whose logs the node gave); each transaction then tells which of
+   * them were made (`receiptWritesDone`).
+   */
   async recordReceipts(mined: Array<{ row: OutboxRow; receipt: MinedReceipt }>): Promise<void> {
     const now = Date.now();
     const recorded = mined.map(({ row, receipt }) => ({
@@ -75,8 +83,27 @@ export class ReceiptRecorder {
       error: null,
       updated_ms: now,
     }) satisfies OutboxRow);
-    await this.store.recordReceipts(recorded, now);
-    recorded.forEach((row, index) => this.onMined(toTransaction(row), mined[index]!.receipt.logs));
+    const transactions = recorded.map((row) => toTransaction(row));
+    const writes: Array<{ transaction: OutboxTransaction; write: ReceiptWrite; logs: readonly Log[] }> = [];
+    for (const [index, transaction] of transactions.entries()) {
+      const logs = mined[index]!.receipt.logs;
+      if (transaction.status !== 'mined' || !logs) continue;
+      for (const write of this.writesFor(transaction.id)) writes.push({ transaction, write, logs });
+    }
+    const made = await this.store.recordReceipts(
+      recorded,
+      now,
+      writes.map(({ transaction, write, logs }) => (trx: DbTransaction) => write(trx, transaction, logs)),
+    );
+    const done = new Map<string, Set<ReceiptWrite>>();
+    for (const index of made) {
+      const { transaction, write } = writes[index]!;
+      done.set(transaction.id, (done.get(transaction.id) ?? new Set()).add(write));
+    }
+    transactions.forEach((transaction, index) => {
+      const writesDone = done.get(transaction.id);
+      this.onMined(writesDone ? { ...transaction, receiptWritesDone: writesDone } : transaction, mined[index]!.receipt.logs);
+    });
   }
 }
 

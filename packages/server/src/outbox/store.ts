@@ -212,8 +212,13 @@ export class OutboxStore {
     });
   }
 
-  /** Stores mined rows' receipts in one DB transaction (one commit for a whole pass), a statement per RECEIPT_BATCH. */
-  async recordReceipts(recorded: OutboxRow[], now: number): Promise<void> {
+  /**
+   * Stores mined rows' receipts in one DB transaction (one commit for a whole pass), a statement per
+   * RECEIPT_BATCH; then `writes`, each in a savepoint of its own: one that throws is undone alone.
+   * Answers the writes that were made.
+   */
+  async recordReceipts(recorded: OutboxRow[], now: number, writes: ReadonlyArray<(trx: DbTransaction) => Promise<void>> = []): Promise<Set<number>> {
+    const made = new Set<number>();
     await this.db.transaction().execute(async (trx) => {
       for (let start = 0; start < recorded.length; start += RECEIPT_BATCH) {
         const batch = recorded.slice(start, start + RECEIPT_BATCH);
@@ -239,7 +244,19 @@ export class OutboxStore {
           where outbox_transactions.id = receipts.id
             and not (outbox_transactions.status = 'mined' and receipts.status = 'included')`.execute(trx);
       }
+      for (const [index, write] of writes.entries()) {
+        const savepoint = sql.raw(`receipt_write_${index}`);
+        await sql`savepoint ${savepoint}`.execute(trx);
+        try {
+          await write(trx);
+          await sql`release savepoint ${savepoint}`.execute(trx);
+          made.add(index);
+        } catch {
+          await sql`rollback to savepoint ${savepoint}`.execute(trx);
+        }
+      }
     });
+    return made;
   }
 }
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { encodeFunctionData, parseEventLogs, type Address, type Hex } from 'viem';
+import { encodeFunctionData, parseEventLogs, type Address, type Hex, type Log } from 'viem';
 import { cardNftAbi } from '@wallet-service/contracts';
 import { AppError } from '../../errors/app-error.ts';
-import { OutboxRefusal, type TransactionSigner } from '../../outbox/outbox.ts';
+import { OutboxRefusal, type ReceiptWrite, type TransactionSigner } from '../../outbox/outbox.ts';
 import type { Config } from '../../config/config.ts';
 import type { DbTransaction, Store } from '../../store/database.ts';
 import type { KeyVault } from '../../custody/key-vault.ts';
@@ -290,28 +290,39 @@ export function mintIdempotencyKey(batchId: string): string {
  */
 export async function settleMintBatch(deps: { store: Store; chains: ChainRegistry; outbox: TransactionOutbox }, batch: CardMintBatchRow, timeoutMs = 120_000): Promise<CardMintBatchRow> {
   if (!batch.outbox_id) throw new Error(`mint batch ${batch.id} has no transaction`);
-  const transaction = await deps.outbox.waitForFinal(batch.outbox_id, timeoutMs);
+  // Marked minted in the commit that records the receipt, when this process records it.
+  const mintedWithReceipt: ReceiptWrite = async (trx, mined, logs) => {
+    if (mined.receiptStatus === 'success') await markMinted(trx, batch, mined.txHash, firstTokenIdOf(batch, logs));
+  };
+  const transaction = await deps.outbox.waitForFinal(batch.outbox_id, timeoutMs, mintedWithReceipt);
   if (transaction.status === 'mined' && transaction.receiptStatus === 'success') {
     // The logs came with the settlement when this process saw it mined; else the node has them.
     const logs = transaction.logs ?? (await finalReceipt(deps.chains.get(batch.chain), transaction.txHash)).logs;
-    const minted = parseEventLogs({ abi: cardNftAbi, eventName: 'Transfer', logs: [...logs] }).filter(
-      (log) => log.address.toLowerCase() === batch.contract && log.args.from === '0x0000000000000000000000000000000000000000',
-    );
-    const firstTokenId = minted.reduce((first, log) => (log.args.tokenId < first ? log.args.tokenId : first), minted[0]?.args.tokenId ?? 0n);
-    if (minted.length !== batch.card_count) throw new Error(`mint batch ${batch.id}: receipt shows ${minted.length} cards, expected ${batch.card_count}`);
-    await deps.store.groupCommit(async (trx) => {
-      if (await markBatchMinted(trx, batch.id, Number(firstTokenId))) {
-        const owners = JSON.parse(batch.recipients) as string[];
-        await enqueueWebhookEvent(trx, {
-          partnerId: batch.partner_id,
-          type: 'card.minted',
-          data: { batch_id: batch.id, chain: batch.chain, contract_address: batch.contract, tx_hash: transaction.txHash, cards: owners.map((owner, place) => ({ card_id: Number(firstTokenId) + place, owner })) },
-        });
-      }
-    });
-    return { ...batch, status: 'minted', first_token_id: Number(firstTokenId) };
+    const firstTokenId = firstTokenIdOf(batch, logs);
+    if (!transaction.receiptWritesDone?.has(mintedWithReceipt)) await deps.store.groupCommit((trx) => markMinted(trx, batch, transaction.txHash, firstTokenId));
+    return { ...batch, status: 'minted', first_token_id: firstTokenId };
   }
   return failBatch(deps, batch, transaction.error ?? 'the mint transaction reverted');
+}
+
+/** The id of a batch's first card, from its receipt's Transfer logs (which must be the batch's cards). */
+function firstTokenIdOf(batch: CardMintBatchRow, logs: readonly Log[]): number {
+  const minted = parseEventLogs({ abi: cardNftAbi, eventName: 'Transfer', logs: [...logs] }).filter(
+    (log) => log.address.toLowerCase() === batch.contract && log.args.from === '0x0000000000000000000000000000000000000000',
+  );
+  if (minted.length !== batch.card_count) throw new Error(`mint batch ${batch.id}: receipt shows ${minted.length} cards, expected ${batch.card_count}`);
+  return Number(minted.reduce((first, log) => (log.args.tokenId < first ? log.args.tokenId : first), minted[0]?.args.tokenId ?? 0n));
+}
+
+/** `submitted` to `minted` with its card.minted webhook event, once whoever gets there first. */
+async function markMinted(trx: DbTransaction, batch: CardMintBatchRow, txHash: string, firstTokenId: number): Promise<void> {
+  if (!(await markBatchMinted(trx, batch.id, firstTokenId))) return;
+  const owners = JSON.parse(batch.recipients) as string[];
+  await enqueueWebhookEvent(trx, {
+    partnerId: batch.partner_id,
+    type: 'card.minted',
+    data: { batch_id: batch.id, chain: batch.chain, contract_address: batch.contract, tx_hash: txHash, cards: owners.map((owner, place) => ({ card_id: firstTokenId + place, owner })) },
+  });
 }
 
 /** Marks a batch failed and gives its cards back to mint_count, once. */
