@@ -1,6 +1,9 @@
 import { createTransport, RpcRequestError, type EIP1193RequestFn, type Transport } from 'viem';
 import { getHttpRpcClient } from 'viem/utils';
 
+/** Most calls in one JSON-RPC batch (viem's default). */
+const BATCH_SIZE = 1000;
+
 interface Answer {
   id?: number | null;
   result?: unknown;
@@ -20,8 +23,7 @@ interface Queued {
  * (`setTimeout(0)`, a millisecond or more in Node.js): two such waits were a sixth of an A7 call.
  * Timeouts, errors and retries are viem's (its HTTP client and createTransport).
  */
-export function batchedHttp(url: string, options: { retryCount: number; timeout: number; batchSize?: number }): Transport {
-  const batchSize = options.batchSize ?? 1000;
+export function batchedHttp(url: string, options: { retryCount: number; timeout: number }): Transport {
   return () => {
     const rpc = getHttpRpcClient(url, { timeout: options.timeout });
     let queue: Queued[] = [];
@@ -53,7 +55,7 @@ export function batchedHttp(url: string, options: { retryCount: number; timeout:
     const flush = (): void => {
       const calls = queue;
       queue = [];
-      for (let start = 0; start < calls.length; start += batchSize) send(calls.slice(start, start + batchSize));
+      for (let start = 0; start < calls.length; start += BATCH_SIZE) send(calls.slice(start, start + BATCH_SIZE));
     };
 
     return createTransport(

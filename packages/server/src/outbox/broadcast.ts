@@ -8,10 +8,8 @@ import type { OutboxStore } from './store.ts';
 export class Broadcaster {
   /** When this process last sent each unmined transaction. */
   private readonly sentAt = new Map<string, number>();
-  /** First broadcasts under way (submit does not wait for them). */
-  private readonly inFlight = new Set<Promise<unknown>>();
-  /** Ids of the transactions in `inFlight`. */
-  private readonly sending = new Set<string>();
+  /** First broadcasts under way (submit does not wait for them), by transaction id. */
+  private readonly inFlight = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly deps: {
@@ -61,25 +59,21 @@ export class Broadcaster {
    * `onDone` runs once the node has answered.
    */
   broadcastInBackground(row: OutboxRow, onDone?: () => unknown): void {
-    this.sending.add(row.id);
     const sending = this.broadcast(row)
       .then(onDone)
       .catch((error: Error) => this.deps.log?.warn(`outbox: broadcast of ${row.tx_hash}: ${error.message}`))
-      .finally(() => {
-        this.inFlight.delete(sending);
-        this.sending.delete(row.id);
-      });
-    this.inFlight.add(sending);
+      .finally(() => this.inFlight.delete(row.id));
+    this.inFlight.set(row.id, sending);
   }
 
   /** Whether the transaction's first broadcast (and what follows it, `onDone`) is under way. */
   isSending(id: string): boolean {
-    return this.sending.has(id);
+    return this.inFlight.has(id);
   }
 
   /** Resolves when the background broadcasts under way are done. */
   async drain(): Promise<void> {
-    await Promise.all(this.inFlight);
+    await Promise.all(this.inFlight.values());
   }
 
   lastSentAt(id: string): number | undefined {

@@ -62,7 +62,7 @@ export class ReceiptRecorder {
     /** `logs`: the receipt's, as the node gave them (they are not stored). */
     private readonly onMined: (transaction: OutboxTransaction, logs: readonly Log[] | undefined) => void,
     /** The writes waiters want made with a transaction's receipt (waitForFinal's `withReceipt`). */
-    private readonly writesFor: (id: string) => Iterable<ReceiptWrite> = () => [],
+    private readonly writesFor: (id: string) => Iterable<ReceiptWrite>,
   ) {}
 
   /**
