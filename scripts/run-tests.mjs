@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Runs every *.test.ts of the workspace with Node's test runner: once on the embedded SQLite
-// store, and again on PostgreSQL (the store-backed tests) when TEST_DATABASE_URL is set.
+// store, and again on PostgreSQL (the store-backed tests) when TEST_DATABASE_URL is set, both in
+// one pool of test processes.
 // The browser suites run on the Chromium packages/server/src/testing/browser.ts finds; see
 // planBrowserSuites there for when it is installed, and when a missing one fails or skips them
 // (WALLET_TEST_BROWSER=off leaves them out).
@@ -9,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import { bundleTests, needsLoader } from './test-bundles.mjs';
 
@@ -105,8 +107,11 @@ all = all
   .sort(([a, x, p], [b, y, q]) => a - b || y - x || p.localeCompare(q))
   .map(([, , file]) => file);
 
-// A test file that opens the store through the test helpers runs on both stores.
+// A test file that opens the store through the test helpers runs on both stores, but for the
+// browser suites: their pages are the same whatever store serves them, and the routes behind them
+// run on PostgreSQL in their own files.
 const storeBacked = all.filter((file) => {
+  if (browserSuites.includes(file)) return false;
   const source = sourceOf(file);
   // Files that loop over availableTestStoreKinds() cover PostgreSQL in the first pass already.
   return /test-services|WALLET_TEST_STORE/.test(source) && !source.includes('availableTestStoreKinds');
@@ -137,25 +142,58 @@ process.on('exit', bundles.remove);
 // wait on their nodes, browsers and timers).
 const concurrency = Number(process.env.WALLET_TEST_CONCURRENCY ?? 3);
 
-function run(label, files, env) {
-  console.log(`\n# ${label}: ${files.length} test files`);
-  const bundled = files.filter((file) => bundles.bundleOf.has(file)).map((file) => bundles.bundleOf.get(file));
-  const loaded = files.filter((file) => !bundles.bundleOf.has(file));
+// Both stores' files run in one pool, the longest first whatever their store, so that neither pass
+// ends on one long file on one core while the other idles. A bundle's PostgreSQL run is a copy of it
+// beside it whose first import sets WALLET_TEST_STORE=postgres in its process, before any other
+// module is evaluated. The few files only tsx can load run once per store.
+const SET_POSTGRES = `import 'data:text/javascript,process.env.WALLET_TEST_STORE=%22postgres%22';`;
+/** A PostgreSQL copy, or a test file as its source map names it in the copy: `x.test.ts.postgres`. */
+const POSTGRES_RUN = /\.postgres(?=\.mjs$|$)/;
+function postgresCopy(file, bundle) {
+  const copy = bundle.replace(/\.mjs$/, '.postgres.mjs');
+  const map = JSON.parse(readFileSync(`${bundle}.map`, 'utf8'));
+  // Its source map names the test file `<file>.postgres`, so that its tests' times (and its stack
+  // traces) say which store they ran on.
+  const own = pathToFileURL(join(root, file)).href;
+  map.sources = map.sources.map((source) => (new URL(source, pathToFileURL(bundle)).href === own ? `${source}.postgres` : source));
+  writeFileSync(`${copy}.map`, JSON.stringify(map));
+  // On the bundle's first line, so that its source map still holds for every line after it.
+  const code = readFileSync(bundle, 'utf8').replace(/\/\/# sourceMappingURL=\S+\s*$/, `//# sourceMappingURL=${copy.split('/').pop()}.map\n`);
+  writeFileSync(copy, SET_POSTGRES + code);
+  return copy;
+}
+/** The test file a run's entry (a bundle, its PostgreSQL copy, a source) stands for. */
+const sourceOfEntry = (path) => bundles.sourceOf(path.replace(POSTGRES_RUN, ''));
+
+/** Runs `runs` ({ file, store }, in order): the bundles in one pool, then the files only tsx loads, per store. */
+function run(runs) {
+  // Every test process answers a repeated scrypt from memory (scripts/test-scrypt-memo.mjs).
+  const scryptMemo = ['--import', pathToFileURL(join(root, 'scripts/test-scrypt-memo.mjs')).href];
+  const bundled = runs.filter(({ file }) => bundles.bundleOf.has(file));
+  const loaded = runs.filter(({ file }) => !bundles.bundleOf.has(file));
+  const pools = [
+    { flags: ['--enable-source-maps', ...scryptMemo], entries: bundled.map(({ file, store }) => (store === 'postgres' ? postgresCopy(file, bundles.bundleOf.get(file)) : bundles.bundleOf.get(file))) },
+    ...['sqlite', 'postgres'].map((store) => ({
+      flags: ['--import', 'tsx', ...scryptMemo],
+      store,
+      entries: loaded.filter((entry) => entry.store === store).map(({ file }) => join(root, file)),
+    })),
+  ];
   let ok = true;
-  // Given no files, node --test would look for tests everywhere.
-  for (const [flags, group] of [[['--enable-source-maps'], bundled], [['--import', 'tsx'], loaded]]) {
-    if (group.length === 0) continue;
+  for (const { flags, store = 'sqlite', entries } of pools) {
+    // Given no files, node --test would look for tests everywhere.
+    if (entries.length === 0) continue;
     const times = join(timesDir, `${timedPasses.length}.jsonl`);
-    timedPasses.push({ label, times });
+    timedPasses.push({ times, store });
     const result = spawnSync(
       process.execPath,
       [
         ...flags, '--test', `--test-concurrency=${concurrency}`,
         '--test-reporter=spec', '--test-reporter-destination=stdout',
         `--test-reporter=${join(root, 'scripts/test-times-reporter.mjs')}`, `--test-reporter-destination=${times}`,
-        ...group,
+        ...entries,
       ],
-      { cwd: root, stdio: 'inherit', env: { ...process.env, ...browserEnv, ...env } },
+      { cwd: root, stdio: 'inherit', env: { ...process.env, ...browserEnv, WALLET_TEST_STORE: store } },
     );
     ok = result.status === 0 && ok;
   }
@@ -166,7 +204,7 @@ function run(label, files, env) {
 function printSlowestTests(count) {
   const tests = [];
   const files = [];
-  for (const { label, times } of timedPasses) {
+  for (const { times, store } of timedPasses) {
     let lines = [];
     try {
       lines = readFileSync(times, 'utf8').split('\n').filter(Boolean);
@@ -174,8 +212,9 @@ function printSlowestTests(count) {
       continue; // the pass ended before writing any line
     }
     for (const line of lines) {
-      const entry = { label, ...JSON.parse(line) };
-      if (entry.file) entry.file = bundles.sourceOf(entry.file);
+      const entry = JSON.parse(line);
+      entry.label = store === 'postgres' || POSTGRES_RUN.test(entry.file ?? '') ? 'PostgreSQL store' : 'SQLite store';
+      if (entry.file) entry.file = sourceOfEntry(entry.file);
       (entry.fileMs === undefined ? tests : files).push(entry);
     }
   }
@@ -197,12 +236,13 @@ function printSlowestTests(count) {
   console.log(`\ntests: ${counted('passed')} passed, ${counted('failed')} failed, ${counted('skipped')} skipped`);
 }
 
-let ok = run('SQLite store', all, { WALLET_TEST_STORE: 'sqlite' }) && browserReady;
-if (process.env.TEST_DATABASE_URL) {
-  ok = run('PostgreSQL store', storeBacked, { WALLET_TEST_STORE: 'postgres' }) && ok;
-} else {
-  console.log('\n# PostgreSQL store: skipped (set TEST_DATABASE_URL to run the store-backed tests on PostgreSQL)');
-}
+const onPostgres = process.env.TEST_DATABASE_URL ? storeBacked : [];
+console.log(`\n# SQLite store: ${all.length} test files`);
+if (process.env.TEST_DATABASE_URL) console.log(`# PostgreSQL store: ${onPostgres.length} test files`);
+else console.log('# PostgreSQL store: skipped (set TEST_DATABASE_URL to run the store-backed tests on PostgreSQL)');
+// `all` is in the order files should start in; a file's PostgreSQL run follows its SQLite one.
+const runs = all.flatMap((file) => [{ file, store: 'sqlite' }, ...(onPostgres.includes(file) ? [{ file, store: 'postgres' }] : [])]);
+const ok = run(runs) && browserReady;
 if (browserSkipped) console.log(browserSkipped);
 if (soaksSkipped) console.log(soaksSkipped);
 if (shardNote) console.log(shardNote);

@@ -14,20 +14,16 @@ import { renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
+import { isBundledPackage } from './bundled-packages.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const { values: options } = parseArgs({ options: { outdir: { type: 'string' } } });
 const outdir = options.outdir ? resolve(options.outdir) : join(root, 'dist');
 const staging = `${outdir}.building-${process.pid}`;
 
-/**
- * Pure JavaScript packages of many small files, compiled in: loading typebox's ~700 modules one by
- * one costs the CLI more than half a second before any work.
- */
-const BUNDLED_PACKAGES = ['typebox', 'kysely'];
-const bundled = (path) => path.startsWith('@wallet-service/') || BUNDLED_PACKAGES.some((name) => path === name || path.startsWith(`${name}/`));
+const bundled = (path) => path.startsWith('@wallet-service/') || isBundledPackage(path);
 
-/** Bare imports stay imports, except the workspace's own packages and BUNDLED_PACKAGES. */
+/** Bare imports stay imports, except the workspace's own packages and those of bundled-packages.mjs. */
 const npmPackagesExternal = {
   name: 'npm-packages-external',
   setup(builder) {
