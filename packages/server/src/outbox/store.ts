@@ -217,7 +217,7 @@ export class OutboxStore {
    * RECEIPT_BATCH; then `writes`, each in a savepoint of its own: one that throws is undone alone.
    * Answers the writes that were made.
    */
-  async recordReceipts(recorded: OutboxRow[], now: number, writes: ReadonlyArray<(trx: DbTransaction) => Promise<void>> = []): Promise<Set<number>> {
+  async recordReceipts(recorded: OutboxRow[], now: number, writes: ReadonlyArray<(trx: DbTransaction) => Promise<void>>): Promise<Set<number>> {
     const made = new Set<number>();
     await this.db.transaction().execute(async (trx) => {
       for (let start = 0; start < recorded.length; start += RECEIPT_BATCH) {

@@ -187,6 +187,18 @@ describe('npm test on a machine without Chromium', () => {
     assert.match(result.stdout, /# SQLite store: 1 test files\n# PostgreSQL store: 0 test files\n[\s\S]*ℹ fail 0\n[\s\S]*# browser suites: 1 test files skipped: /);
   });
 
+  test("a store-backed file's PostgreSQL run runs on PostgreSQL, in the same pool, and is reported as such", () => {
+    // An unreachable PostgreSQL: the file passes on SQLite, and fails on it only where it runs on PostgreSQL.
+    const file = 'packages/server/src/custody/master-key-store.test.ts';
+    const result = runTests({ TEST_DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', WALLET_TEST_BROWSER: 'off' }, [file]);
+    assert.equal(result.status, 1, result.stdout);
+    assert.match(result.stdout, /# SQLite store: 1 test files\n# PostgreSQL store: 1 test files\n/);
+    assert.match(result.stdout, /test at packages\/server\/src\/custody\/master-key-store\.test\.ts\.postgres:\d+:\d+\n✖ [^\n]*\n\s+Error: connect ECONNREFUSED 127\.0\.0\.1:1/);
+    assert.match(result.stdout, /\(packages\/server\/src\/custody\/master-key-store\.test\.ts, SQLite store\)/);
+    assert.match(result.stdout, /\(packages\/server\/src\/custody\/master-key-store\.test\.ts, PostgreSQL store\)/);
+    assert.match(result.stdout, /tests: 1 passed, 1 failed, 0 skipped/);
+  });
+
   test('under CI=true fails them instead', () => {
     const result = runTests({ CI: 'true' });
     assert.equal(result.status, 1);
