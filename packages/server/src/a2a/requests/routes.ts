@@ -7,7 +7,7 @@ import type { Store } from '../../store/database.ts';
 import { readResult, type ResultAnswer } from './commands.ts';
 import { normalizeRequestKey } from './keys.ts';
 import { ResultQuery, ResultResponses } from './schema.ts';
-import type { ResultWatcher } from './watcher.ts';
+import type { KeyWatch, ResultWatcher } from './watcher.ts';
 import type { HeldAnswer, HeldResults } from './held-results.ts';
 import { epochSeconds } from '../../store/database.ts';
 
@@ -45,13 +45,19 @@ export const a2aResultRoutes: FastifyPluginAsync<{ watcher: ResultWatcher; held:
       held.hold(key, ticket, answer, json);
       return sendSerialized(reply, answer.httpStatus, json);
     }
-    let answer = await readResult(app.services, key);
-    if (!answer.terminal) {
-      const aborted = new AbortController();
-      reply.raw.once('close', () => aborted.abort());
-      answer = await waitForChange(app.services, watcher, key, answer, wait * 1000, aborted.signal);
+    // Watched before the first read: a change committed while it is under way still wakes the wait.
+    const watch = watcher.watch(key);
+    try {
+      let answer = await readResult(app.services, key);
+      if (!answer.terminal) {
+        const aborted = new AbortController();
+        reply.raw.once('close', () => aborted.abort());
+        answer = await waitForChange(app.services, watch, key, answer, wait * 1000, aborted.signal);
+      }
+      return reply.status(answer.httpStatus).send(answer.body);
+    } finally {
+      watch.close();
     }
-    return reply.status(answer.httpStatus).send(answer.body);
   });
 };
 
@@ -103,7 +109,7 @@ function sendSerialized(reply: FastifyReply, httpStatus: number, json: string): 
  */
 async function waitForChange(
   deps: { config: Readonly<Config>; store: Store },
-  watcher: ResultWatcher,
+  watch: KeyWatch,
   key: string,
   first: ResultAnswer,
   waitMs: number,
@@ -115,10 +121,10 @@ async function waitForChange(
     const now = Date.now();
     if (now >= deadline || signal.aborted) return answer;
     const untilExpiry = answer.expiresAt !== null ? answer.expiresAt * 1000 - now : Number.POSITIVE_INFINITY;
-    await watcher.wait(key, answer.marker, Math.max(MIN_SLEEP_MS, Math.min(deadline - now, untilExpiry)), signal);
+    await watch.next(answer.marker, Math.max(MIN_SLEEP_MS, Math.min(deadline - now, untilExpiry)), signal);
     const next = await readResult(deps, key);
     // A closed watcher (shutdown) answers the state as it stands.
-    if (next.presented !== first.presented || watcher.closed) return next;
+    if (next.presented !== first.presented || watch.watcherClosed) return next;
     answer = next;
   }
 }
