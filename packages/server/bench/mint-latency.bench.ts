@@ -8,7 +8,7 @@
  * LATENCY_CARDS fresh addresses, timed until its answer (it answers once the cards are mined).
  * Direct side: a plain key that owns a CardNFT of its own on the same node signs `mintBatch` to as
  * many fresh addresses (nonce kept locally, fees read once a round), sends it with
- * eth_sendRawTransaction and polls eth_getTransactionReceipt every 5 ms until it is there, through
+ * eth_sendRawTransaction and polls eth_getTransactionReceipt every millisecond until it is there (as the outbox does on an automining node), through
  * a plain viem client of its own (no batching: the service's transport is not in the baseline).
  * Each side's call is made ready (payload, fresh recipients) before its timer starts, and starts
  * LATENCY_BENCH_QUIET_MS after the call before it, so the background work one call leaves (the
@@ -74,7 +74,7 @@ async function directMinter(chain: ChainContext, outbox: TestApp['services']['ou
     for (;;) {
       const receipt = await client.getTransactionReceipt({ hash }).catch(() => undefined);
       if (receipt) return receipt;
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await new Promise((resolve) => setTimeout(resolve, 1));
     }
   };
   const deployData = encodeDeployData({
