@@ -20,7 +20,8 @@ import type { TransactionSigner } from '../outbox/outbox.ts';
 import type { Services } from '../services.ts';
 import { buildApprovedPartner } from '../testing/factories.ts';
 import { createTestInstallation } from '../testing/test-services.ts';
-import { InvalidCardCursorError } from './index.ts';
+import type { KyselyPlugin, QueryResult, UnknownRow } from 'kysely';
+import { CardIndex, InvalidCardCursorError } from './index.ts';
 
 /**
  * The card index against a real embedded node and the store of the run (SQLite, or PostgreSQL with
@@ -233,6 +234,53 @@ describe('card index on a real node', () => {
       nextCursor: '',
     });
   });
+
+  test(
+    'a wait whose read of the index misses an advance made meanwhile reads again, rather than waiting for another or timing out',
+    // A read held open holds its connection: on SQLite, the store's only one.
+    { skip: process.env.WALLET_TEST_STORE === 'postgres' ? false : "PostgreSQL only (the held read would hold SQLite's one connection)" },
+    async () => {
+      // A second index over the same store whose reads of its own progress can be held open; the
+      // service's index is stopped meanwhile, so that only this one advances.
+      const gate = { armed: false, held: () => {}, release: () => {} };
+      const heldRead = new Promise<void>((resolve) => (gate.held = resolve));
+      const released = new Promise<void>((resolve) => (gate.release = resolve));
+      const holdProgressRead: KyselyPlugin = {
+        transformQuery: ({ node }) => node,
+        async transformResult({ result }): Promise<QueryResult<UnknownRow>> {
+          const row = result.rows[0];
+          if (gate.armed && row && 'lowest' in row && 'contracts' in row) {
+            gate.armed = false;
+            gate.held();
+            await released;
+          }
+          return result;
+        },
+      };
+      await services.cardIndex.stop();
+      const index = new CardIndex({ db: services.store.db.withPlugin(holdProgressRead), chains: services.chains, pollIntervalMs: 600_000, blockRange: 8 });
+      index.start();
+      try {
+        const client = services.chains.get(CHAIN).client;
+        await index.waitUntilIndexed(CHAIN, await client.getBlockNumber({ cacheTime: 0 }));
+        const minted = await mint(services, partnerA, [freshAddress()]);
+        const timeoutMs = 300;
+        gate.armed = true;
+        const waiting = index.waitUntilIndexed(CHAIN, minted.blockNumber, { timeoutMs }).then(() => 'indexed', (error: Error) => error.message);
+        await heldRead;
+        // While that read is held, another caller's wait has the index advance through the mint...
+        await index.waitUntilIndexed(CHAIN, minted.blockNumber);
+        // ...and the held wait's deadline passes; its read then answers what it read before the advance.
+        await sleep(timeoutMs + 100);
+        gate.release();
+        assert.equal(await waiting, 'indexed');
+      } finally {
+        gate.release();
+        await index.stop();
+        services.cardIndex.start();
+      }
+    },
+  );
 
   test('a card its holder sends on chain (not through the service) moves in the lists, and a burn removes it', async (t) => {
     const client = services.chains.get(CHAIN).client;

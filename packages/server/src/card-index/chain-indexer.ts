@@ -54,6 +54,7 @@ export class ChainCardIndexer {
   readonly name: string;
   private readonly options: ChainCardIndexerOptions;
   private readonly advanced = new EventEmitter();
+  private advanceCount = 0;
   /** Shrinks when a node refuses a range as too large, grows back after each success. */
   private range: number;
   private readonly loop: PollingLoop;
@@ -110,6 +111,16 @@ export class ChainCardIndexer {
     await this.adoptDeployedContracts();
     const { lowest, contracts } = await lowestIndexedBlock(this.options.db, this.name);
     return contracts > 0 ? lowest : Number.POSITIVE_INFINITY;
+  }
+
+  /** Counts advances (applied ranges and rewinds): a reader compares it around a read (CardIndex.waitUntilIndexed). */
+  get advances(): number {
+    return this.advanceCount;
+  }
+
+  private advance(): void {
+    this.advanceCount += 1;
+    this.advanced.emit('advanced');
   }
 
   /** Resolves at the next applied range or rewind, or after `timeoutMs`. */
@@ -179,7 +190,7 @@ export class ChainCardIndexer {
           contracts,
           transfers: fetched.transfers.length,
         });
-        this.advanced.emit('advanced');
+        this.advance();
         fromBlock = toBlock + 1;
         parentHash = fetched.toBlockHash;
         if (this.stopping) return;
@@ -229,7 +240,7 @@ export class ChainCardIndexer {
     const cards = await rewindCardIndex(this.options.db, this.name, fork.block, fork.hash);
     this.options.log.warn(`card index: chain ${this.name} no longer has blocks after ${fork.block}; re-indexing from there (${cards} cards to re-derive)`);
     this.options.events.emit('rewind', { chain: this.name, forkBlock: fork.block, cards });
-    this.advanced.emit('advanced');
+    this.advance();
     return true;
   }
 
