@@ -22,6 +22,20 @@ export function deriveTokenKey(masterKey: Uint8Array): Uint8Array {
   return new Uint8Array(hkdfSync('sha256', masterKey, new Uint8Array(0), TOKEN_KEY_INFO, 32));
 }
 
+/**
+ * Each HMAC key imported once as a WebCrypto key: given the bytes, jose imports them again at every
+ * call, an extra round through the crypto thread pool on the path of every Family A request.
+ */
+const importedKeys = new WeakMap<Uint8Array, Promise<CryptoKey>>();
+function hmacKey(key: Uint8Array): Promise<CryptoKey> {
+  let imported = importedKeys.get(key);
+  if (!imported) {
+    imported = crypto.subtle.importKey('raw', Uint8Array.from(key), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    importedKeys.set(key, imported);
+  }
+  return imported;
+}
+
 /** The claims of a verified partner token. */
 export interface PartnerTokenClaims {
   /** The partner id. */
@@ -70,7 +84,7 @@ export async function issuePartnerToken(
     .setIssuedAt(issuedAt)
     .setExpirationTime(issuedAt + PARTNER_TOKEN_LIFETIME_SECONDS)
     .setJti(randomBytes(16).toString('hex'))
-    .sign(signing.key);
+    .sign(await hmacKey(signing.key));
 }
 
 /**
@@ -90,7 +104,7 @@ export async function verifyPartnerToken(context: TokenContext, token: string): 
   let failure: unknown;
   for (const key of await context.keys.verifying(typeof kid === 'string' ? kid : undefined)) {
     try {
-      ({ payload } = await jwtVerify(token, key, {
+      ({ payload } = await jwtVerify(token, await hmacKey(key), {
         algorithms: [TOKEN_ALGORITHM],
         issuer: context.issuer,
         audience: PARTNER_TOKEN_AUDIENCE,
