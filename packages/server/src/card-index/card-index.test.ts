@@ -19,8 +19,8 @@ import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from 'vi
 import type { TransactionSigner } from '../outbox/outbox.ts';
 import type { Services } from '../services.ts';
 import { buildApprovedPartner } from '../testing/factories.ts';
+import { heldRead } from '../testing/held-read.ts';
 import { createTestInstallation } from '../testing/test-services.ts';
-import type { KyselyPlugin, QueryResult, UnknownRow } from 'kysely';
 import { CardIndex, InvalidCardCursorError } from './index.ts';
 
 /**
@@ -242,40 +242,26 @@ describe('card index on a real node', () => {
     async () => {
       // A second index over the same store whose reads of its own progress can be held open; the
       // service's index is stopped meanwhile, so that only this one advances.
-      const gate = { armed: false, held: () => {}, release: () => {} };
-      const heldRead = new Promise<void>((resolve) => (gate.held = resolve));
-      const released = new Promise<void>((resolve) => (gate.release = resolve));
-      const holdProgressRead: KyselyPlugin = {
-        transformQuery: ({ node }) => node,
-        async transformResult({ result }): Promise<QueryResult<UnknownRow>> {
-          const row = result.rows[0];
-          if (gate.armed && row && 'lowest' in row && 'contracts' in row) {
-            gate.armed = false;
-            gate.held();
-            await released;
-          }
-          return result;
-        },
-      };
+      const progressRead = heldRead((row) => 'lowest' in row && 'contracts' in row);
       await services.cardIndex.stop();
-      const index = new CardIndex({ db: services.store.db.withPlugin(holdProgressRead), chains: services.chains, pollIntervalMs: 600_000, blockRange: 8 });
+      const index = new CardIndex({ db: services.store.db.withPlugin(progressRead.plugin), chains: services.chains, pollIntervalMs: 600_000, blockRange: 8 });
       index.start();
       try {
         const client = services.chains.get(CHAIN).client;
         await index.waitUntilIndexed(CHAIN, await client.getBlockNumber({ cacheTime: 0 }));
         const minted = await mint(services, partnerA, [freshAddress()]);
         const timeoutMs = 300;
-        gate.armed = true;
+        const held = progressRead.arm();
         const waiting = index.waitUntilIndexed(CHAIN, minted.blockNumber, { timeoutMs }).then(() => 'indexed', (error: Error) => error.message);
-        await heldRead;
+        await held;
         // While that read is held, another caller's wait has the index advance through the mint...
         await index.waitUntilIndexed(CHAIN, minted.blockNumber);
         // ...and the held wait's deadline passes; its read then answers what it read before the advance.
         await sleep(timeoutMs + 100);
-        gate.release();
+        progressRead.release();
         assert.equal(await waiting, 'indexed');
       } finally {
-        gate.release();
+        progressRead.release();
         await index.stop();
         services.cardIndex.start();
       }

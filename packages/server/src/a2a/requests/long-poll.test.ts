@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { sql, type KyselyPlugin, type QueryResult, type UnknownRow } from 'kysely';
+import { sql } from 'kysely';
 import { buildApp, type App } from '../../app.ts';
 import type { Services } from '../../services.ts';
+import { heldRead } from '../../testing/held-read.ts';
 import { createTestInstallation, type TestInstallation } from '../../testing/test-services.ts';
 import { BAPP, openAs, prepareKey, result, signedInMember } from '../testing/support.ts';
 
@@ -22,38 +23,14 @@ let installation: TestInstallation;
 let services: Services;
 let app: App;
 
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve = () => {};
-  const promise = new Promise<void>((done) => (resolve = done));
-  return { promise, resolve };
-}
-
-/** Holds the next read of a request's result (the query of B3) until released. */
-const gate = {
-  armed: false,
-  heldStatus: undefined as string | undefined,
-  reading: deferred(),
-  release: deferred(),
-};
-const holdResultRead: KyselyPlugin = {
-  transformQuery: ({ node }) => node,
-  async transformResult({ result }): Promise<QueryResult<UnknownRow>> {
-    const row = result.rows[0];
-    if (gate.armed && row && 'outbox_tx_hash' in row) {
-      gate.armed = false;
-      gate.heldStatus = String(row.status);
-      gate.reading.resolve();
-      await gate.release.promise;
-    }
-    return result;
-  },
-};
+/** The read of a request's result (the query of B3), held open while the second change is made. */
+const resultRead = heldRead((row) => 'outbox_tx_hash' in row);
 
 before(async () => {
   if (!onPostgres) return;
   installation = await createTestInstallation({ a2a: { resultPollIntervalMs: POLL_INTERVAL_MS } });
   services = await installation.open();
-  app = await buildApp({ services: { ...services, store: { ...services.store, db: services.store.db.withPlugin(holdResultRead) } } });
+  app = await buildApp({ services: { ...services, store: { ...services.store, db: services.store.db.withPlugin(resultRead.plugin) } } });
   await app.ready();
 });
 after(async () => {
@@ -79,16 +56,15 @@ test(
     const poll = result(app, key, WAIT_SECONDS);
     // The long-poll has read `requested` and waits.
     await sleep(300);
-    gate.armed = true;
+    const held = resultRead.arm();
     // First change: announced, wakes the long-poll, which re-reads; nothing the BApp sees changed.
     await sql`update a2a_requests set version = version + 1 where request_key = ${key}`.execute(services.store.db);
-    await gate.reading.promise;
-    assert.equal(gate.heldStatus, 'requested', 'the woken read saw the request before the second change');
+    assert.equal((await held).status, 'requested', 'the woken read saw the request before the second change');
     // Second change, committed and announced while that read is held open.
     await sql`update a2a_requests set status = 'canceled', finished_at = updated_at, version = version + 1 where request_key = ${key}`.execute(services.store.db);
     // NOTIFY arrives within milliseconds; were it later, it would find the wait and prove nothing.
     await sleep(500);
-    gate.release.resolve();
+    resultRead.release();
 
     const answered = await Promise.race([poll.then((response) => response.json()), sleep((WAIT_SECONDS * 1000) / 3).then(() => 'still waiting')]);
     assert.notEqual(answered, 'still waiting', 'the second announcement was lost: the long-poll waited on');
