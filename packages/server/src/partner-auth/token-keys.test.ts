@@ -10,7 +10,7 @@ import { MasterKeyRing } from '../custody/master-key-ring.ts';
 import { recordMasterKeyId, startRotation } from '../custody/store.ts';
 import { openTestStore, type TestStore } from '../testing/test-store.ts';
 import { MasterKeyTokenKeys } from './token-keys.ts';
-import { deriveTokenKey, issuePartnerToken, PARTNER_TOKEN_AUDIENCE, verifyPartnerToken, type TokenKeys } from './tokens.ts';
+import { deriveTokenKey, issuePartnerToken, PARTNER_TOKEN_AUDIENCE, PARTNER_TOKEN_LIFETIME_SECONDS, verifyPartnerToken, type TokenKeys } from './tokens.ts';
 
 const ISSUER = 'https://wallet.example.com';
 const oldKey = new Uint8Array(randomBytes(32));
@@ -82,4 +82,27 @@ test('while a rotation is under way each instance accepts the other key\'s token
   // The rotation over (keys finish-rotation): the old key's tokens are refused again.
   await testStore.store.db.deleteFrom('service_settings').where('key', '=', 'master_key_rotation').execute();
   assert.deepEqual([await accepted(onNew, fromOld), await accepted(onNew, legacy), await accepted(onNew, fromNew)], [false, false, true]);
+});
+
+test('a token checked before is refused once it expires (4002) and once its key is no longer accepted (4001)', async (t) => {
+  // Issued a day less 10 s ago: 10 s left.
+  const issuedAt = new Date(Date.now() - PARTNER_TOKEN_LIFETIME_SECONDS * 1000 + 10_000);
+  const token = await issuePartnerToken({ keys: onOld, issuer: ISSUER }, 'partner-1', 0, issuedAt);
+  assert.equal((await verifyPartnerToken({ keys: onOld, issuer: ISSUER }, token)).sub, 'partner-1');
+  assert.equal((await verifyPartnerToken({ keys: onOld, issuer: ISSUER }, token)).sub, 'partner-1');
+  // Another issuer never takes a token checked for this one.
+  await assert.rejects(verifyPartnerToken({ keys: onOld, issuer: 'https://other.example.com' }, token), { code: 4001 });
+  t.mock.timers.enable({ apis: ['Date'], now: Date.now() + 11_000 });
+  await assert.rejects(verifyPartnerToken({ keys: onOld, issuer: ISSUER }, token), { code: 4002 });
+  await assert.rejects(verifyPartnerToken({ keys: onOld, issuer: ISSUER }, token), { code: 4002 });
+  t.mock.timers.reset();
+
+  // Accepted by the other instance while a rotation is under way, then refused once it is over.
+  const fromOld = await issue(onOld);
+  await startRotation(testStore.store.db, { from: masterKeyId(oldKey), to: masterKeyId(newKey), startedAtMs: Date.now() });
+  assert.equal(await accepted(onNew, fromOld), true);
+  assert.equal(await accepted(onNew, fromOld), true);
+  await testStore.store.db.deleteFrom('service_settings').where('key', '=', 'master_key_rotation').execute();
+  assert.equal(await accepted(onNew, fromOld), false);
+  assert.equal(await accepted(onOld, fromOld), true);
 });

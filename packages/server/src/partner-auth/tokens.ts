@@ -94,15 +94,28 @@ export async function issuePartnerToken(
  */
 export async function verifyPartnerToken(context: TokenContext, token: string): Promise<PartnerTokenClaims> {
   if (token.length > MAX_TOKEN_LENGTH) throw new AppError(Errors.InvalidAccessToken);
+  const known = verifiedTokens.get(token);
+  if (known && known.issuer === context.issuer) {
+    // Only the lifetime changes with time (jose's check, clockTolerance 0); the key must still be accepted.
+    if (known.claims.exp <= Math.floor(Date.now() / 1000)) {
+      verifiedTokens.delete(token);
+      throw new AppError(Errors.ExpiredAccessToken);
+    }
+    if ((await context.keys.verifying(known.kid)).includes(known.key)) return known.claims;
+    verifiedTokens.delete(token);
+  }
   let kid: unknown;
   try {
     ({ kid } = decodeProtectedHeader(token));
   } catch (error) {
     throw new AppError(Errors.InvalidAccessToken, { cause: error });
   }
+  const tokenKid = typeof kid === 'string' ? kid : undefined;
   let payload: Record<string, unknown> | undefined;
+  let verifiedWith: Uint8Array | undefined;
   let failure: unknown;
-  for (const key of await context.keys.verifying(typeof kid === 'string' ? kid : undefined)) {
+  for (const key of await context.keys.verifying(tokenKid)) {
+    verifiedWith = key;
     try {
       ({ payload } = await jwtVerify(token, await hmacKey(key), {
         algorithms: [TOKEN_ALGORITHM],
@@ -126,5 +139,31 @@ export async function verifyPartnerToken(context: TokenContext, token: string): 
   if (!payload) throw new AppError(Errors.InvalidAccessToken, { cause: failure });
   const { sub, ver, exp } = payload;
   if (typeof sub !== 'string' || !Number.isSafeInteger(ver) || typeof exp !== 'number') throw new AppError(Errors.InvalidAccessToken);
-  return { sub, ver: ver as number, exp };
+  const claims = { sub, ver: ver as number, exp };
+  rememberVerified(token, { claims, kid: tokenKid, key: verifiedWith!, issuer: context.issuer });
+  return claims;
+}
+
+/** How many verified tokens are kept; past that the oldest is dropped. */
+const VERIFIED_TOKENS_KEPT = 10_000;
+
+interface VerifiedToken {
+  claims: PartnerTokenClaims;
+  kid: string | undefined;
+  /** The key whose signature it carries: the token is accepted again only while that key is. */
+  key: Uint8Array;
+  issuer: string;
+}
+
+/**
+ * Tokens whose signature and claims were checked, by their text: a partner sends the same token
+ * with every call for up to a day, and checking it again (a round through the crypto thread pool)
+ * took 0.3 of the 0.7 ms from a call's arrival to its route (A7, median of 350 calls). Only genuine
+ * tokens get in, so a caller without one cannot fill it.
+ */
+const verifiedTokens = new Map<string, VerifiedToken>();
+
+function rememberVerified(token: string, verified: VerifiedToken): void {
+  if (verifiedTokens.size >= VERIFIED_TOKENS_KEPT) verifiedTokens.delete(verifiedTokens.keys().next().value!);
+  verifiedTokens.set(token, verified);
 }

