@@ -16,10 +16,17 @@
  * min and max against the target (B3 at least 2x; A7 reported: one node mines every instance's
  * transactions). Asserts nothing but the answers.
  *
+ * Beside each rate, the CPU time the instances used per 1,000 answers (Linux: their processes'
+ * user and system time from /proc). On a machine with fewer cores than the instances, the load
+ * generator and the database need, the 3-to-1 ratio measures the machine; the CPU per answer shows
+ * whether spreading the load costs the service more work per answer, which is what would keep three
+ * instances from answering three times as much where each has a core.
+ *
  * Env: SCALE_BENCH_ROUNDS (3), SCALE_BENCH_SLICE_SECONDS (10), SCALE_BENCH_KEYS (200),
  * SCALE_BENCH_CONNECTIONS (96), SCALE_BENCH_A7_CONCURRENCY (9).
  */
-import type { ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { parseEther, type Address } from 'viem';
 import { loadNow, medianMinMax } from './bench-support.ts';
@@ -77,6 +84,43 @@ async function pollB3(ports: number[], keys: string[], seconds: number): Promise
   });
   if (result.wrong > 0) throw new Error(`${result.wrong} wrong B3 answers, first: ${result.firstWrong}`);
   return (result.answered * 1000) / result.elapsedMs;
+}
+
+/** Clock ticks per second of /proc's times (USER_HZ). */
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** User and system CPU ms of the processes `roots` and their descendants; undefined where /proc is not there. */
+function processTreeCpuMs(roots: number[]): number | undefined {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return undefined;
+  }
+  const stats = new Map<number, { parent: number; ticks: number }>();
+  for (const pid of entries) {
+    try {
+      const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // After the command's closing parenthesis: state, ppid, ... utime is the 12th field, stime the 13th.
+      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      stats.set(Number(pid), { parent: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const inTree = (pid: number): boolean => {
+    for (let at: number | undefined = pid, hops = 0; at && hops < 64; at = stats.get(at)?.parent, hops++) if (roots.includes(at)) return true;
+    return false;
+  };
+  let ticks = 0;
+  for (const [pid, stat] of stats) if (inTree(pid)) ticks += stat.ticks;
+  return (ticks * 1000) / CLOCK_TICKS;
 }
 
 async function main(): Promise<void> {
@@ -152,22 +196,43 @@ async function main(): Promise<void> {
       { name: 'B3 polls/s', run: (count: number, seconds: number) => pollB3(ports.slice(0, count), keys, seconds), target: TARGET_B3 },
       { name: 'A7 cards/s', run: (count: number, seconds: number) => mintA7(baseUrls.slice(0, count), seconds), target: undefined },
     ];
+    const pids = children.map((child) => child.pid!);
+    /** A slice's rate, and the instances' CPU ms per 1,000 of what the rate counts (polls, cards). */
+    const measured = async (run: () => Promise<number>, seconds: number) => {
+      const cpuBefore = processTreeCpuMs(pids);
+      const rate = await run();
+      const cpuAfter = processTreeCpuMs(pids);
+      const cpuPerThousand = cpuBefore === undefined || cpuAfter === undefined ? undefined : ((cpuAfter - cpuBefore) * 1000) / (rate * seconds);
+      return { rate, cpuPerThousand };
+    };
+    const cpuText = (cpu: number | undefined) => (cpu === undefined ? 'CPU n/a' : `CPU ${cpu.toFixed(0)} ms`);
     for (const workload of workloads) {
       await workload.run(INSTANCES, 3);
       await workload.run(1, 3);
       const ratios: number[] = [];
+      const cpuRatios: number[] = [];
       for (let round = 0; round < ROUNDS; round++) {
         const order = round % 2 === 0 ? [1, INSTANCES] : [INSTANCES, 1];
-        const rates: Record<number, number> = {};
-        for (const count of order) rates[count] = await workload.run(count, SLICE_SECONDS);
-        ratios.push(rates[INSTANCES]! / rates[1]!);
+        const slices: Record<number, { rate: number; cpuPerThousand: number | undefined }> = {};
+        for (const count of order) slices[count] = await measured(() => workload.run(count, SLICE_SECONDS), SLICE_SECONDS);
+        const [one, all] = [slices[1]!, slices[INSTANCES]!];
+        ratios.push(all.rate / one.rate);
+        if (one.cpuPerThousand !== undefined && all.cpuPerThousand !== undefined) cpuRatios.push(all.cpuPerThousand / one.cpuPerThousand);
         console.log(
-          `  ${workload.name} pair ${round + 1} (${order[0]} first): 1 instance ${rates[1]!.toFixed(0)}, ${INSTANCES} instances ${rates[INSTANCES]!.toFixed(0)}; ratio ${ratios.at(-1)!.toFixed(2)}; load ${loadNow()}`,
+          `  ${workload.name} pair ${round + 1} (${order[0]} first): 1 instance ${one.rate.toFixed(0)} (${cpuText(one.cpuPerThousand)} per 1,000), ` +
+            `${INSTANCES} instances ${all.rate.toFixed(0)} (${cpuText(all.cpuPerThousand)} per 1,000); ratio ${ratios.at(-1)!.toFixed(2)}; load ${loadNow()}`,
         );
       }
       const ratio = medianMinMax(ratios);
       const verdict = workload.target === undefined ? 'target: reported' : `target >= ${workload.target}: ${ratio.median >= workload.target ? 'met' : 'NOT met'}`;
       console.log(`  ${workload.name}, ${INSTANCES} to 1 (median of pairs): ${ratio.median.toFixed(2)} (min ${ratio.min.toFixed(2)}, max ${ratio.max.toFixed(2)}); ${verdict}; load ${loadNow()}`);
+      if (cpuRatios.length > 0) {
+        const cpu = medianMinMax(cpuRatios);
+        console.log(
+          `  ${workload.name}: the instances' CPU per answer, ${INSTANCES} instances against 1 (median of pairs): ${cpu.median.toFixed(2)} (min ${cpu.min.toFixed(2)}, max ${cpu.max.toFixed(2)}); ` +
+            `at that CPU per answer (switching between more busy processes than cores included), ${INSTANCES} instances with a core each would answer ${(INSTANCES / cpu.median).toFixed(1)}x what one does (not measured here)`,
+        );
+      }
     }
   } finally {
     await Promise.all(children.map((child) => stopService(child)));
