@@ -177,9 +177,12 @@ export class OutboxStore {
     });
   }
 
-  /** PostgreSQL: locks the rows in id order before a multi-row update, as recordReceipts does. */
+  /**
+   * PostgreSQL: locks the rows in id order before a multi-row update, as recordReceipts does. One
+   * row has no order to keep: its update takes its lock, a round trip fewer.
+   */
   private async lockInOrder(trx: DbTransaction, ids: string[]): Promise<void> {
-    if (this.dialect !== 'postgres' || ids.length === 0) return;
+    if (this.dialect !== 'postgres' || ids.length <= 1) return;
     await trx.selectFrom('outbox_transactions').select('id').where('id', 'in', ids).orderBy('id').forUpdate().execute();
   }
 
@@ -223,8 +226,9 @@ export class OutboxStore {
       for (let start = 0; start < recorded.length; start += RECEIPT_BATCH) {
         const batch = recorded.slice(start, start + RECEIPT_BATCH);
         // Two processes can record the same receipts: PostgreSQL rows are locked in id order first,
-        // or the two updates could take them in different orders and deadlock. (SQLite has one writer.)
-        if (this.dialect === 'postgres') {
+        // or the two updates could take them in different orders and deadlock (one row has no order
+        // to keep: its update takes its lock, a round trip fewer). SQLite has one writer.
+        if (this.dialect === 'postgres' && batch.length > 1) {
           await trx.selectFrom('outbox_transactions').select('id').where('id', 'in', batch.map((row) => row.id)).orderBy('id').forUpdate().execute();
         }
         // One statement for the whole batch; Kysely builds no UPDATE ... FROM (VALUES ...) itself.

@@ -41,6 +41,8 @@ const TRANSACTION_GAS_CAP = 16_777_216n;
 
 export interface MintCardsInput {
   partner: PartnerRow;
+  /** The partner's card contract, as checkedDesign found it; read again when not given. */
+  contract?: PartnerCardContract;
   /**
    * SHA-256 hex of the PIN, which unlocks the partner's key; or the key a caller unlocked itself,
    * with the contract its checkMint returned (the checks are not run twice).
@@ -94,7 +96,7 @@ export async function mintCards(deps: { config: Readonly<Config>; store: Store; 
     if (accepted) return resumeMint(deps, accepted.id, recipients);
   }
   const checked = 'signer' in input.authorization ? input.authorization : undefined;
-  const contract = checked?.contract ?? (await checkMint(deps, partner, design, recipients.length));
+  const contract = checked?.contract ?? (await checkMint(deps, partner, design, recipients.length, input.contract));
   const now = new Date();
   const period = monthKey(now, deps.config.timeZone);
   const signer = checked?.signer ?? (await unlockPartnerKey(deps, partner, (input.authorization as { pin: string }).pin));
@@ -236,24 +238,34 @@ async function resumeMint(deps: { config: Readonly<Config>; store: Store; chains
  * files (400). A caller that unlocks the key itself (A8) runs them first, so a refused mint
  * costs no PIN attempt and leaves nothing behind.
  */
-export async function checkMint(deps: { config: Readonly<Config>; store: Store }, partner: PartnerRow, design: CardDesign, cards: number): Promise<PartnerCardContract> {
+export async function checkMint(
+  deps: { config: Readonly<Config>; store: Store },
+  partner: PartnerRow,
+  design: CardDesign,
+  cards: number,
+  /** The partner's contract when the caller has it (checkedDesign): not read again. */
+  known?: PartnerCardContract,
+): Promise<PartnerCardContract> {
   if (cards === 0) throw new AppError(Errors.BadRequest, { detail: 'no recipients' });
-  const contract = await partnerCardContract(deps, partner);
+  const contract = known ?? (await partnerCardContract(deps, partner));
   if (currentMintCount(partner, deps.config.timeZone) + cards > partner.mint_limit) throw new AppError(Errors.MintMonthlyLimit);
   await assertOwnSecureFiles(deps, partner.id, design.secureFiles);
   return contract;
 }
 
-/** The design of a payload that passed its schema, after the rules a schema cannot say (400). */
+/**
+ * The design of a payload that passed its schema, after the rules a schema cannot say (400), with
+ * the partner's contract it names (for checkMint, which need not read it again).
+ */
 export async function checkedDesign(
   payload: MintDesignPayload,
   partner: Parameters<typeof assertOwnContract>[1],
   services: Parameters<typeof assertOwnContract>[0],
-): Promise<CardDesign> {
+): Promise<{ design: CardDesign; contract: PartnerCardContract }> {
   const violation = mintRuleViolation(payload);
   if (violation) throw new AppError(Errors.BadRequest, { detail: violation });
-  await assertOwnContract(services, partner, payload.contract_address);
-  return designOf(payload);
+  const contract = await assertOwnContract(services, partner, payload.contract_address);
+  return { design: designOf(payload), contract };
 }
 
 export function mintAnswer(outcome: MintOutcome): MintAnswer {

@@ -22,12 +22,13 @@ export const mintRoutes: FastifyPluginAsync = async (parent) => {
     },
     async (request) => {
       const partner = requestPartner(request);
-      const design = await checkedDesign(request.body, partner, services);
+      const { design, contract } = await checkedDesign(request.body, partner, services);
       if (request.body.to_address.some((address) => address.toLowerCase() === zeroAddress)) {
         throw new AppError(Errors.BadRequest, { detail: 'to_address holds the zero address' });
       }
       const outcome = await mintCards(services, {
         partner,
+        contract,
         authorization: { pin: request.body.pin },
         design,
         recipients: request.body.to_address as Address[],

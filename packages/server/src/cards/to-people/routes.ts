@@ -32,9 +32,10 @@ export const cardsToPeopleRoutes: FastifyPluginAsync = async (parent) => {
     },
     async (request) => {
       const partner = requestPartner(request);
-      const design = await checkedDesign(request.body, partner, services);
+      const checked = await checkedDesign(request.body, partner, services);
+      const design = checked.design;
       const people = request.body.to_person.map((pair, index) => parsePersonPair(pair, index, country));
-      const contract = await checkMint(services, partner, design, people.length);
+      const contract = await checkMint(services, partner, design, people.length, checked.contract);
       const signer = await unlockPartnerKey(services, partner, request.body.pin);
       const resolution = await resolvePeople(services, { partnerId: partner.id, people });
       const outcome = await settleInvites(resolution, design.metadata.name, partner.service_name, () =>
