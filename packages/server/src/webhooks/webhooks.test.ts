@@ -18,6 +18,7 @@ import { signWebhook } from './signing.ts';
 import { Receiver } from './testing/receiver.ts';
 import { zeroAddress } from 'viem';
 import { mintCards } from '../cards/mint/commands.ts';
+import { partnerCardContract } from '../cards/partner-signing.ts';
 import { designOf, type MintDesignPayload } from '../cards/mint/payload.ts';
 
 let t: TestApp;
@@ -128,7 +129,7 @@ describe('webhooks', () => {
     receiver.secret = created.json().secret;
     const row = await t.services.store.db.selectFrom('partners').selectAll().where('id', '=', partner.partner.id).executeTakeFirstOrThrow();
     // ERC-721 refuses the zero address: the batch's transaction reverts on chain.
-    const outcome = await mintCards(t.services, { partner: row, authorization: { pin: partner.pinHash }, design: designOf(buildMintPayload(partner) as unknown as MintDesignPayload), recipients: [zeroAddress] });
+    const outcome = await mintCards(t.services, { partner: row, contract: await partnerCardContract(t.services, row), authorization: { pin: partner.pinHash }, design: designOf(buildMintPayload(partner) as unknown as MintDesignPayload), recipients: [zeroAddress] });
     assert.equal(outcome.failCount, 1);
     await receiver.waitFor((delivered) => delivered.some((message) => message.type === 'card.mint_failed'), 'card.mint_failed');
     const failed = receiver.delivered.find((message) => message.type === 'card.mint_failed')!;

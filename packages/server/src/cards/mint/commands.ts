@@ -13,7 +13,7 @@ import type { Logger } from 'pino';
 import { epochSeconds } from '../../store/database.ts';
 import type { CardDesignRow, CardMintBatchRow, PartnerRow } from '../../store/schema.ts';
 import { monthKey } from '../../lib/time.ts';
-import { assertOwnContract, partnerCardContract, transactionRefusalError, unlockPartnerKey, waitUntilMined, type PartnerCardContract } from '../partner-signing.ts';
+import { assertOwnContract, transactionRefusalError, unlockPartnerKey, waitUntilMined, type PartnerCardContract } from '../partner-signing.ts';
 import { TRANSFER_TOPIC } from '../../card-index/transfer-logs.ts';
 import { currentMintCount } from './mint-count.ts';
 import { designOf, mintRuleViolation, type CardDesign, type MintDesignPayload } from './payload.ts';
@@ -41,13 +41,13 @@ const TRANSACTION_GAS_CAP = 16_777_216n;
 
 export interface MintCardsInput {
   partner: PartnerRow;
-  /** The partner's card contract, as checkedDesign found it; read again when not given. */
-  contract?: PartnerCardContract;
+  /** The partner's card contract, as checkedDesign found it. */
+  contract: PartnerCardContract;
   /**
-   * SHA-256 hex of the PIN, which unlocks the partner's key; or the key a caller unlocked itself,
-   * with the contract its checkMint returned (the checks are not run twice).
+   * SHA-256 hex of the PIN, which unlocks the partner's key; or the key a caller unlocked itself
+   * after running checkMint (the checks are not run twice).
    */
-  authorization: { pin: string } | { signer: TransactionSigner; contract: PartnerCardContract };
+  authorization: { pin: string } | { signer: TransactionSigner };
   design: CardDesign;
   /** One card per entry (lower-case or checksummed addresses); repeats get one card each. */
   recipients: readonly Address[];
@@ -80,7 +80,7 @@ export interface MintOutcome {
  * A7/A8: mints one card of `design` to each recipient, signed by the partner's key, through the
  * outbox, in as few `mintBatch` transactions as the block gas limit allows.
  *
- * Order: the contract and the monthly limit are checked (4005, 4080) before the PIN is tried, so a
+ * Order: the contract (checkedDesign) and the monthly limit are checked (4005, 4080) before the PIN is tried, so a
  * refused mint does not cost a PIN attempt; then the key is unlocked (4006, 403); then, in the DB
  * transaction that stores the first batch's signed transaction, the cards are counted against
  * mint_limit (4080 again, atomically) and the design and its batches are stored; then each later
@@ -89,14 +89,14 @@ export interface MintOutcome {
  * lists catch the card index up with the chain before they answer, so they show the mint too).
  */
 export async function mintCards(deps: { config: Readonly<Config>; store: Store; vault: KeyVault; chains: ChainRegistry; outbox: TransactionOutbox; log: Logger }, input: MintCardsInput): Promise<MintOutcome> {
-  const { partner, design } = input;
+  const { partner, design, contract } = input;
   const recipients = input.recipients.map((address) => address.toLowerCase() as Address);
   if (input.idempotencyKey !== undefined) {
     const accepted = await findDesignByIdempotencyKey(deps.store.db, partner.id, input.idempotencyKey);
     if (accepted) return resumeMint(deps, accepted.id, recipients);
   }
   const checked = 'signer' in input.authorization ? input.authorization : undefined;
-  const contract = checked?.contract ?? (await checkMint(deps, partner, design, recipients.length, input.contract));
+  if (!checked) await checkMint(deps, partner, design, recipients.length);
   const now = new Date();
   const period = monthKey(now, deps.config.timeZone);
   const signer = checked?.signer ?? (await unlockPartnerKey(deps, partner, (input.authorization as { pin: string }).pin));
@@ -233,29 +233,20 @@ async function resumeMint(deps: { config: Readonly<Config>; store: Store; chains
 }
 
 /**
- * The checks of a mint that need no PIN: the partner's contract (4005), the monthly limit (4080, a
- * first look; the count itself is taken atomically when the batches are stored) and the secure
- * files (400). A caller that unlocks the key itself (A8) runs them first, so a refused mint
+ * The checks of a mint that need no PIN, after its contract's (checkedDesign, 4005): the monthly
+ * limit (4080, a first look; the count itself is taken atomically when the batches are stored) and
+ * the secure files (400). A caller that unlocks the key itself (A8) runs them first, so a refused mint
  * costs no PIN attempt and leaves nothing behind.
  */
-export async function checkMint(
-  deps: { config: Readonly<Config>; store: Store },
-  partner: PartnerRow,
-  design: CardDesign,
-  cards: number,
-  /** The partner's contract when the caller has it (checkedDesign): not read again. */
-  known?: PartnerCardContract,
-): Promise<PartnerCardContract> {
+export async function checkMint(deps: { config: Readonly<Config>; store: Store }, partner: PartnerRow, design: CardDesign, cards: number): Promise<void> {
   if (cards === 0) throw new AppError(Errors.BadRequest, { detail: 'no recipients' });
-  const contract = known ?? (await partnerCardContract(deps, partner));
   if (currentMintCount(partner, deps.config.timeZone) + cards > partner.mint_limit) throw new AppError(Errors.MintMonthlyLimit);
   await assertOwnSecureFiles(deps, partner.id, design.secureFiles);
-  return contract;
 }
 
 /**
  * The design of a payload that passed its schema, after the rules a schema cannot say (400), with
- * the partner's contract it names (for checkMint, which need not read it again).
+ * the partner's contract it names (4005 when there is none).
  */
 export async function checkedDesign(
   payload: MintDesignPayload,

@@ -8,6 +8,7 @@ import { epochSeconds } from '../../store/database.ts';
 import { monthKey } from '../../lib/time.ts';
 import { buildAddresses, buildMintPayload, expectedCardIds, indexedToHead, partnerCall } from '../testing/card-factories.ts';
 import { setBalance } from '../../a2a/testing/support.ts';
+import { partnerCardContract } from '../partner-signing.ts';
 import { mintCards, mintIdempotencyKey } from './commands.ts';
 import { designOf, type MintDesignPayload } from './payload.ts';
 import { ABANDONED_BATCH_SECONDS, recoverMintBatches } from './recovery.ts';
@@ -35,7 +36,8 @@ test('a mint that fails part of the way: the answer, the lists and mint_count sh
   // The second batch reverts on chain (ERC-721 refuses the zero address); the first and third mint.
   const recipients = [a, b, c, d, zeroAddress, e, a];
   const design = designOf(buildMintPayload(partner) as unknown as MintDesignPayload);
-  const outcome = await mintCards(t.services, { partner: await partnerRow(partner.partner.id), authorization: { pin: partner.pinHash }, design, recipients });
+  const row = await partnerRow(partner.partner.id);
+  const outcome = await mintCards(t.services, { partner: row, contract: await partnerCardContract(t.services, row), authorization: { pin: partner.pinHash }, design, recipients });
 
   assert.equal(outcome.mintedCount, 4);
   assert.equal(outcome.failCount, 3);

@@ -32,16 +32,16 @@ export const cardsToPeopleRoutes: FastifyPluginAsync = async (parent) => {
     },
     async (request) => {
       const partner = requestPartner(request);
-      const checked = await checkedDesign(request.body, partner, services);
-      const design = checked.design;
+      const { design, contract } = await checkedDesign(request.body, partner, services);
       const people = request.body.to_person.map((pair, index) => parsePersonPair(pair, index, country));
-      const contract = await checkMint(services, partner, design, people.length, checked.contract);
+      await checkMint(services, partner, design, people.length);
       const signer = await unlockPartnerKey(services, partner, request.body.pin);
       const resolution = await resolvePeople(services, { partnerId: partner.id, people });
       const outcome = await settleInvites(resolution, design.metadata.name, partner.service_name, () =>
         mintCards(services, {
           partner,
-          authorization: { signer, contract },
+          contract,
+          authorization: { signer },
           design,
           recipients: resolution.recipients.map((recipient) => recipient.address),
           idempotencyKey: request.idempotency?.key,
