@@ -98,8 +98,7 @@ export async function openServices(config: Readonly<Config>, options: OpenServic
     closers.push(() => chains.close());
     metrics.onScrape(storeAndChainCollector({ db: store.db, chains }, metrics.gauges));
     const outbox = new TransactionOutbox({
-      db: store.db,
-      dialect: store.dialect,
+      store,
       chains,
       pollIntervalMs: config.outbox.pollIntervalMs,
       rebroadcastAfterMs: config.outbox.rebroadcastAfterMs,

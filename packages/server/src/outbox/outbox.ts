@@ -3,9 +3,8 @@ import type { Hex } from 'viem';
 import type { ChainContext, ChainRegistry } from '../chain/chains.ts';
 import { isInstant } from '../chain/confirmations.ts';
 import { embeddedNodeUnsticker } from '../chain/embedded-node-pool.ts';
-import type { Db } from '../store/database.ts';
+import type { Store } from '../store/database.ts';
 import type { OutboxRow } from '../store/schema.ts';
-import type { StoreDialect } from '../store/migrations/index.ts';
 import { PollingLoop } from '../lib/polling-loop.ts';
 import { Broadcaster } from './broadcast.ts';
 import { ConfirmationTracker } from './confirmations.ts';
@@ -33,9 +32,7 @@ const RECEIPT_LOOKS = 50;
 const RECEIPT_LOOK_MS = 1;
 
 export interface OutboxOptions {
-  db: Db;
-  /** PostgreSQL rows are locked in id order before a multi-row update (two processes never deadlock). */
-  dialect: StoreDialect;
+  store: Pick<Store, 'db' | 'dialect' | 'unsyncedTransaction'>;
   chains: ChainRegistry;
   pollIntervalMs: number;
   rebroadcastAfterMs: number;
@@ -69,7 +66,7 @@ export class TransactionOutbox {
     this.options = options;
     this.settled.setMaxListeners(0);
     const { chains, log } = options;
-    const store = (this.store = new OutboxStore(options.db, options.dialect));
+    const store = (this.store = new OutboxStore(options.store));
     const recorder = (this.recorder = new ReceiptRecorder(
       store,
       (chain) => !chains.has(chain) || isInstant(chains.get(chain).confirmations),

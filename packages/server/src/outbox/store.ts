@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db, DbTransaction } from '../store/database.ts';
+import type { Db, DbTransaction, Store } from '../store/database.ts';
 import type { StoreDialect } from '../store/migrations/index.ts';
 import type { OutboxRow } from '../store/schema.ts';
 import { SIGNED_COLUMNS } from './lifecycle.ts';
@@ -21,11 +21,17 @@ export class OutboxStore {
   /** Reads by id asked for in this turn of the event loop, made as one query at its end. */
   private readonly pendingReads = new Map<string, Array<{ resolve(row: OutboxRow | undefined): void; reject(error: unknown): void }>>();
 
-  constructor(
-    private readonly db: Db,
-    /** PostgreSQL rows are locked in id order before a multi-row update (two processes never deadlock). */
-    private readonly dialect: StoreDialect,
-  ) {}
+  private readonly db: Db;
+  /** PostgreSQL rows are locked in id order before a multi-row update (two processes never deadlock). */
+  private readonly dialect: StoreDialect;
+  /** Receipts are committed without waiting for the disk: a lost one is read from the chain again. */
+  private readonly unsyncedTransaction: Store['unsyncedTransaction'];
+
+  constructor(store: Pick<Store, 'db' | 'dialect' | 'unsyncedTransaction'>) {
+    this.db = store.db;
+    this.dialect = store.dialect;
+    this.unsyncedTransaction = store.unsyncedTransaction;
+  }
 
   findByKey(key: string): Promise<OutboxRow | undefined> {
     return this.db.selectFrom('outbox_transactions').selectAll().where('idempotency_key', '=', key).executeTakeFirst();
@@ -219,10 +225,18 @@ export class OutboxStore {
    * Stores mined rows' receipts in one DB transaction (one commit for a whole pass), a statement per
    * RECEIPT_BATCH; then `writes`, each in a savepoint of its own: one that throws is undone alone.
    * Answers the writes that were made.
+   *
+   * The commit does not wait for the disk (Store.unsyncedTransaction). Lost in a power cut, it
+   * leaves its rows as they were before it, stored with their signed bytes and hashes before they
+   * were sent: the state after a crash between a broadcast and its receipt, from which the
+   * tracker reads the receipts again and the waiters' writes are made again (each once, guarded
+   * by its row's state). Everything that leaves the service on the strength of these rows (a
+   * webhook's lease, a later submission) goes through a commit that waits, which syncs this one
+   * with it.
    */
   async recordReceipts(recorded: OutboxRow[], now: number, writes: ReadonlyArray<(trx: DbTransaction) => Promise<void>>): Promise<Set<number>> {
     const made = new Set<number>();
-    await this.db.transaction().execute(async (trx) => {
+    await this.unsyncedTransaction(async (trx) => {
       for (let start = 0; start < recorded.length; start += RECEIPT_BATCH) {
         const batch = recorded.slice(start, start + RECEIPT_BATCH);
         // Two processes can record the same receipts: PostgreSQL rows are locked in id order first,

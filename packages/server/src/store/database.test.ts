@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
-import { test } from 'node:test';
-import type SqliteDatabase from 'better-sqlite3';
-import { openStore } from './database.ts';
+import { describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { availableTestStoreKinds, openTestStore } from '../testing/test-store.ts';
+import { openStore, sqliteDriver, type DbTransaction, type Store } from './database.ts';
+import { storedSettingKeys } from './testing/stored-keys.ts';
 
-// The driver the store loads on this Node.js (see sqliteDriver in database.ts).
-const Database = createRequire(import.meta.url)(Number(process.versions.napi) >= 10 ? 'better-sqlite3' : 'better-sqlite3-node20') as typeof SqliteDatabase;
 
 test('SQLite statements dropped from the cache are collected, and the process exits, without an abort', () => {
   const directory = mkdtempSync(join(tmpdir(), 'wallet-sqlite-gc-'));
@@ -45,6 +44,7 @@ test('a SQLite transaction that reads and then writes holds the write lock from 
   const path = join(directory, 'wallet.sqlite');
   const store = await openStore({ sqlitePath: path });
   // Another connection to the file, as another process on the data directory would hold, that does not wait for locks.
+  const Database = sqliteDriver();
   const other = new Database(path);
   other.pragma('busy_timeout = 0');
   try {
@@ -72,3 +72,110 @@ test('a SQLite transaction that reads and then writes holds the write lock from 
     rmSync(directory, { recursive: true, force: true });
   }
 });
+
+
+for (const commit of ['groupCommit', 'unsyncedTransaction'] as const) {
+  test(`a process killed while it commits has stored every write it answered (${commit})`, async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'wallet-commit-kill-'));
+    const path = join(directory, 'wallet.sqlite');
+    try {
+      // Writes in waves of 8 and prints each key once its commit has answered; killed with SIGKILL
+      // partway, while later waves are being committed. A commit that does not wait for the disk is
+      // in the operating system's hands once answered: only a power cut could lose it.
+      const script = `
+        const { openStore } = await import(${JSON.stringify(new URL('./database.ts', import.meta.url).href)});
+        const store = await openStore({ sqlitePath: ${JSON.stringify(path)} });
+        for (let wave = 0; ; wave++) {
+          await Promise.all(Array.from({ length: 8 }, async (_, n) => {
+            const key = 'k' + String(wave * 8 + n).padStart(6, '0');
+            await store.${commit}((trx) => trx.insertInto('service_settings').values({ key, value: 'v' }).execute());
+            process.stdout.write(key + '\\n');
+          }));
+        }
+      `;
+      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: new URL('.', import.meta.url), stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          // Enough answered writes that the kill lands among running commits.
+          if (output.split('\n').filter((line) => line.startsWith('k')).length >= 200) resolve();
+        });
+        child.on('exit', () => reject(new Error(`the writer ended on its own: ${stderr}`)));
+      });
+      child.kill('SIGKILL');
+      assert.equal(await exited, 'SIGKILL');
+      const answered = output.split('\n').filter((line) => /^k\d{6}$/.test(line));
+      const stored = new Set(storedSettingKeys(path));
+      assert.ok(answered.length >= 200);
+      assert.deepEqual(answered.filter((key) => !stored.has(key)), [], 'answered writes missing after the kill');
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+}
+
+/** Whether a commit in `trx` would wait for the disk: SQLite's synchronous=FULL, PostgreSQL's synchronous_commit=on. */
+async function commitWaitsForDisk(store: Store, trx: DbTransaction): Promise<boolean> {
+  if (store.dialect === 'sqlite') {
+    const { rows } = await sql<{ synchronous: number }>`pragma synchronous`.execute(trx);
+    return rows[0]!.synchronous === 2;
+  }
+  const { rows } = await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(trx);
+  return rows[0]!.synchronous_commit === 'on';
+}
+
+for (const kind of availableTestStoreKinds()) {
+  describe(`the store on ${kind}`, () => {
+    test('a transaction that need not wait for the disk is the only one: every other commit, at the same time or after, waits', async () => {
+      const { store, cleanup } = await openTestStore(kind);
+      try {
+        let release!: () => void;
+        const held = new Promise<void>((resolve) => (release = resolve));
+        const order: string[] = [];
+        const unsynced = store.unsyncedTransaction(async (trx) => {
+          const waits = await commitWaitsForDisk(store, trx);
+          await trx.insertInto('service_settings').values({ key: 'unsynced', value: 'v' }).execute();
+          // Others are asked for while this one is open.
+          await held;
+          order.push('unsynced');
+          return waits;
+        });
+        const others = [
+          store.groupCommit(async (trx) => {
+            order.push('group');
+            return commitWaitsForDisk(store, trx);
+          }),
+          store.db.transaction().execute(async (trx) => {
+            order.push('plain');
+            return commitWaitsForDisk(store, trx);
+          }),
+        ];
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        release();
+        // SQLite commits it without an fsync; PostgreSQL's commit waits (the setting costs a round trip).
+        assert.equal(await unsynced, kind === 'postgres');
+        assert.deepEqual(await Promise.all(others), [true, true]);
+        // On SQLite the store's one connection is the unsynced transaction's until it ends.
+        if (kind === 'sqlite') assert.equal(order[0], 'unsynced');
+
+        // A throw inside rolls its writes back and leaves the setting as it was.
+        await assert.rejects(
+          store.unsyncedTransaction(async (trx) => {
+            await trx.insertInto('service_settings').values({ key: 'thrown', value: 'v' }).execute();
+            throw new Error('refused');
+          }),
+          /refused/,
+        );
+        assert.equal(await store.db.transaction().execute((trx) => commitWaitsForDisk(store, trx)), true);
+        const keys = await store.db.selectFrom('service_settings').select('key').where('key', 'in', ['unsynced', 'thrown']).execute();
+        assert.deepEqual(keys.map((row) => row.key), ['unsynced']);
+      } finally {
+        await cleanup();
+      }
+    });
+  });
+}

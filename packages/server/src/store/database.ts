@@ -31,6 +31,14 @@ export interface Store {
    * transactions of calls that run many at a time.
    */
   groupCommit<T>(work: (trx: DbTransaction) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in a transaction whose commit need not wait for the disk: on SQLite it does not (an
+   * fsync less), so a power cut can lose it, a crash of the process cannot, and the next commit
+   * that waits makes it durable too; on PostgreSQL it waits like any other. Only for writes the
+   * service makes again from the chain when they are missing, such as the receipt of a transaction
+   * stored before it was sent.
+   */
+  unsyncedTransaction<T>(work: (trx: DbTransaction) => Promise<T>): Promise<T>;
   /** Answers when the store is reachable; used by /health. */
   ping(): Promise<void>;
   /**
@@ -96,7 +104,7 @@ const require = createRequire(import.meta.url);
  * Node.js 24.19 or later it aborts the process when a statement is garbage-collected
  * (nodejs/node#65446).
  */
-function sqliteDriver(napiVersion = Number(process.versions.napi)): typeof SqliteDatabase {
+export function sqliteDriver(napiVersion = Number(process.versions.napi)): typeof SqliteDatabase {
   const name = napiVersion >= 10 ? 'better-sqlite3' : 'better-sqlite3-node20';
   try {
     return require(name) as typeof SqliteDatabase;
@@ -126,6 +134,18 @@ function openSqlite(path: string): Store {
     db,
     dialect: 'sqlite',
     groupCommit: (work) => group.run(work),
+    // synchronous=NORMAL for this commit alone: WAL frames written, not synced. The store's one
+    // connection is this call's from before the setting to after it is put back, so no other
+    // commit runs under it.
+    unsyncedTransaction: (work) =>
+      db.connection().execute(async (connection) => {
+        database.pragma('synchronous = NORMAL');
+        try {
+          return await connection.transaction().execute(work);
+        } finally {
+          database.pragma('synchronous = FULL');
+        }
+      }),
     async ping() {
       database.prepare('select 1').get();
     },
@@ -204,6 +224,9 @@ function openPostgres(options: StoreOptions): Store {
     dialect: 'postgres',
     // A commit there does not hold the event loop, and the pool runs several at once.
     groupCommit: (work) => db.transaction().execute(work),
+    // A commit that waits: `set local synchronous_commit = off` is a round trip more, and A7 measured
+    // no faster with it (docs/performance.md).
+    unsyncedTransaction: (work) => db.transaction().execute(work),
     async ping() {
       await pool.query('select 1');
     },
