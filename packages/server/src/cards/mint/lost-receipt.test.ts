@@ -5,18 +5,12 @@ import { test } from 'node:test';
 import type { Address } from 'viem';
 import { cardNftAbi } from '@wallet-service/contracts';
 import { buildApp, type App } from '../../app.ts';
-import type { ChainContext } from '../../chain/chains.ts';
+import { setAutomine } from '../../chain/testing/automine.ts';
 import type { Services } from '../../services.ts';
 import { signedInPartner } from '../../partner-api/testing/partner-session.ts';
 import { createTestInstallation } from '../../testing/test-services.ts';
 import { buildAddresses, buildMintPayload, partnerCall } from '../testing/card-factories.ts';
 import { recoverMintBatches } from './recovery.ts';
-
-/** The embedded node's automine, and the service told of it (the outbox then waits for blocks). */
-async function setAutomine(chain: ChainContext, on: boolean): Promise<void> {
-  await chain.client.request({ method: 'evm_setAutomine' as never, params: [on] as never });
-  chain.automine = on;
-}
 
 async function until<T>(what: string, read: () => Promise<T | undefined>): Promise<T> {
   const deadline = Date.now() + 30_000;

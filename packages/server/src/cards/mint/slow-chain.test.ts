@@ -6,6 +6,7 @@ import { openTestApp, type TestApp } from '../../testing/test-services.ts';
 import { signedInPartner } from '../../partner-api/testing/partner-session.ts';
 import { buildAddresses, buildMintPayload, partnerCall } from '../testing/card-factories.ts';
 import { recoverMintBatches } from './recovery.ts';
+import { setAutomine as setMainAutomine } from '../../chain/testing/automine.ts';
 
 // Calls wait one second for their transactions to be mined.
 let t: TestApp;
@@ -16,15 +17,7 @@ after(async () => {
   await t.cleanup();
 });
 
-/**
- * Switches the embedded node's automine, and tells the service: with it off the node stands for a
- * chain with a block time, which the outbox must wait for rather than mine a block on its own.
- */
-async function setAutomine(on: boolean): Promise<void> {
-  const chain = t.services.chains.get('main');
-  await chain.client.request({ method: 'evm_setAutomine' as never, params: [on] as never });
-  chain.automine = on;
-}
+const setAutomine = (on: boolean) => setMainAutomine(t.services.chains.get('main'), on);
 
 test('a chain that does not mine in time: 503, not a hang; the mint and the send finish later and count', async () => {
   const partner = await signedInPartner(t.app, t.services);
