@@ -4,10 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { sql } from 'kysely';
-import { availableTestStoreKinds, openTestStore } from '../testing/test-store.ts';
+import { Migrator, sql } from 'kysely';
+import { availableTestStoreKinds, createTestSchema, openTestStore } from '../testing/test-store.ts';
 import { openStore, sqliteDriver, type DbTransaction, type Store } from './database.ts';
 import { storedSettingKeys } from './testing/stored-keys.ts';
+import { migrationProvider } from './migrations/index.ts';
 
 
 test('SQLite statements dropped from the cache are collected, and the process exits, without an abort', () => {
@@ -17,7 +18,7 @@ test('SQLite statements dropped from the cache are collected, and the process ex
     // freed by the garbage collector, as on a long-running service. Run in a child process because
     // a native abort ends the process that hits it.
     const script = `
-      import { sql } from 'kysely';
+      import { Migrator, sql } from 'kysely';
       const { openStore } = await import(${JSON.stringify(new URL('./database.ts', import.meta.url).href)});
       const store = await openStore({ sqlitePath: ${JSON.stringify(join(directory, 'wallet.db'))} });
       for (let round = 0; round < 5; round++) {
@@ -173,6 +174,75 @@ for (const kind of availableTestStoreKinds()) {
         assert.equal(await store.db.transaction().execute((trx) => commitWaitsForDisk(store, trx)), true);
         const keys = await store.db.selectFrom('service_settings').select('key').where('key', 'in', ['unsynced', 'thrown']).execute();
         assert.deepEqual(keys.map((row) => row.key), ['unsynced']);
+      } finally {
+        await cleanup();
+      }
+    });
+
+    test('a store opened again opens as it is; one that ran a migration this version does not know is refused, naming it', async () => {
+      const schema = kind === 'postgres' ? await createTestSchema() : undefined;
+      const directory = mkdtempSync(join(tmpdir(), 'wallet-store-again-'));
+      const options = schema
+        ? { databaseUrl: schema.databaseUrl, postgresSchema: schema.schema, sqlitePath: '' }
+        : { sqlitePath: join(directory, 'store.sqlite') };
+      try {
+        const migrated = await openStore(options);
+        const ranAt = async (store: Store) =>
+          (await store.db.selectFrom('kysely_migration' as never).select(['name', 'timestamp'] as never).orderBy('name' as never).execute()) as unknown as Array<{ name: string; timestamp: string }>;
+        const first = await ranAt(migrated);
+        assert.equal(first.length, Object.keys(await migrationProvider({ dialect: kind }).getMigrations()).length);
+        await migrated.close();
+
+        const again = await openStore(options);
+        assert.deepEqual(await ranAt(again), first);
+        await again.db.insertInto('kysely_migration' as never).values({ name: '999-from-a-newer-version', timestamp: new Date().toISOString() } as never).execute();
+        await again.close();
+
+        await assert.rejects(openStore(options), /999-from-a-newer-version/);
+      } finally {
+        await schema?.drop();
+        rmSync(directory, { recursive: true, force: true });
+      }
+    });
+
+    test('migrations that fail part way leave nothing of any of them, so the next start makes them all again', async () => {
+      const { store, cleanup } = await openTestStore(kind);
+      try {
+        const tables = async () =>
+          (kind === 'postgres'
+            ? await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema()`.execute(store.db)
+            : await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(store.db)
+          ).rows.map((row) => row.name);
+        const before = (await tables()).sort();
+        const schema = kind === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(store.db)).rows[0]!.schema : undefined;
+        const migrator = (failing: boolean) =>
+          new Migrator({
+            db: store.db,
+            ...(schema ? { migrationTableSchema: schema } : {}),
+            // Kysely's Migrator needs every migration it has run, so the store's own come first.
+            provider: {
+              getMigrations: async () => ({
+                ...(await migrationProvider({ dialect: kind }).getMigrations()),
+                '900-first': { up: (db) => db.schema.createTable('added_first').addColumn('id', 'integer').execute() },
+                '901-second': {
+                  up: async (db) => {
+                    await db.schema.createTable('added_second').addColumn('id', 'integer').execute();
+                    if (failing) throw new Error('the second fails after its first statement');
+                  },
+                },
+              }),
+            },
+          });
+        const failed = await migrator(true).migrateToLatest();
+        assert.match(String((failed.error as Error)?.message), /the second fails/);
+        assert.deepEqual((await tables()).sort(), before);
+        const ran = await store.db.selectFrom('kysely_migration' as never).select('name' as never).execute();
+        assert.ok(!ran.some((row) => String((row as { name: string }).name).startsWith('90')));
+
+        const made = await migrator(false).migrateToLatest();
+        assert.equal(made.error, undefined);
+        assert.deepEqual(made.results?.map((result) => [result.migrationName, result.status]), [['900-first', 'Success'], ['901-second', 'Success']]);
+        assert.deepEqual((await tables()).sort(), [...before, 'added_first', 'added_second'].sort());
       } finally {
         await cleanup();
       }
