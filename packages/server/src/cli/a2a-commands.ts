@@ -1,7 +1,7 @@
 import { sha256Hex } from '../custody/passwords.ts';
 import { AppError } from '../errors/app-error.ts';
 import { required, sixDigitPin, UsageError } from './options.ts';
-import type { Handler } from './handler.ts';
+import type { Handler, Needs } from './handler.ts';
 import type { Services } from '../services.ts';
 import type { Config } from '../config/config.ts';
 import type { Store } from '../store/database.ts';
@@ -67,8 +67,9 @@ export const a2aCommands: Record<string, CliHandler> = {
     const target = address(args);
     return { address: target.toLowerCase(), removed: await removeFromBlacklist(services.store.db, target) };
   },
-  'blacklist list': async (services, values) => {
-    const entries = await listBlacklist(services.store.db);
+  // The store alone: no chain is attached for a listing.
+  'blacklist list': async (deps: Needs['store'], values) => {
+    const entries = await listBlacklist(deps.store.db);
     if (values.json === true) return { addresses: entries };
     return { addresses: entries.map((entry) => `${entry.address}${entry.reason ? ` (${entry.reason})` : ''}`).join('\n  ') || '(none)' };
   },
