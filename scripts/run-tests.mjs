@@ -135,8 +135,13 @@ const started = Date.now();
 // The test files run as bundles (scripts/test-bundles.mjs): a test process then loads in half the
 // CPU time it takes through tsx. Those that only a loader can run go through tsx.
 const throughLoader = all.filter((file) => needsLoader(sourceOf(file)));
-const bundles = await bundleTests(root, all.filter((file) => !throughLoader.includes(file)));
+// The outbox crash tests' load driver runs as a child process, several times a file: bundled with
+// them it starts without tsx's loader too (testing/outbox-load-driver.ts reads its path).
+const LOAD_DRIVER = 'packages/server/src/testing/outbox-load-driver.ts';
+const drivesLoad = all.some((file) => sourceOf(file).includes('outbox-load-driver'));
+const bundles = await bundleTests(root, [...all.filter((file) => !throughLoader.includes(file)), ...(drivesLoad ? [LOAD_DRIVER] : [])]);
 process.on('exit', bundles.remove);
+if (drivesLoad) process.env.WALLET_TEST_LOAD_DRIVER = bundles.bundleOf.get(LOAD_DRIVER);
 
 // Files at once: WALLET_TEST_CONCURRENCY, else 3 (on two cores a third file runs while the others
 // wait on their nodes, browsers and timers).

@@ -136,7 +136,9 @@ export function startDriver(mode: string, options: DriverOptions): DriverHandle 
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.WALLET_MASTER_KEY;
   if (options.masterKey) env.WALLET_MASTER_KEY = options.masterKey;
-  const child = spawn(process.execPath, ['--import', 'tsx', DRIVER_PATH, ...args], {
+  // npm test bundles this file with the tests (scripts/run-tests.mjs): it then starts without tsx.
+  const bundle = process.env.WALLET_TEST_LOAD_DRIVER;
+  const child = spawn(process.execPath, [...(bundle ? ['--enable-source-maps', bundle] : ['--import', 'tsx', DRIVER_PATH]), ...args], {
     cwd: REPO_ROOT,
     env,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -613,7 +615,8 @@ async function runDriver(argv: string[]): Promise<void> {
   await shutdown(0);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+// Run as a script: this file through tsx, or its bundle (whose import.meta.url is this file's).
+if (process.argv[1] && (import.meta.url === pathToFileURL(process.argv[1]).href || process.argv[1] === process.env.WALLET_TEST_LOAD_DRIVER)) {
   runDriver(process.argv.slice(2)).catch((error: Error) => {
     process.stderr.write(`driver: ${error.stack ?? error.message}\n`);
     process.exit(1);
