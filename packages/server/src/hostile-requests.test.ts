@@ -29,6 +29,9 @@ function listRoutes(app: App): Array<{ method: string; path: string }> {
 /** What a path parameter is replaced with. */
 const HOSTILE_SEGMENTS = ['0', '1', '-1', '1e309', 'Infinity', '-1e309', '2147483648', '9007199254740993', (2n ** 256n).toString(), '0x', '%00', '%E0%A4%A', '%zz', "1'%20or%20'1'='1", '..%2F..%2Fetc%2Fpasswd', '%F0%9F%92%A5', 'a'.repeat(5_000)];
 
+/** The segments a path parameter could validly have: a body is sent with these. */
+const VALID_SEGMENTS = new Set(['0', '1']);
+
 /** Query strings added to every route. */
 const HOSTILE_QUERIES = [
   '',
@@ -118,9 +121,14 @@ describe('hostile requests to every route', () => {
           // Signing out (here, or everywhere) needs nothing but the session, so with it any of these requests does so.
           const signsOut = route.method === 'DELETE' && (route.path === '/v2/wallet-app/sessions/current' || route.path === '/v2/wallet-app/sessions');
           if (signsOut && headers.authorization === `Bearer ${memberToken}`) continue;
+          // Every hostile query with every segment; every hostile body with the segments a valid
+          // path could have ('0', '1'). A body is parsed the same whatever the segment, and the path
+          // parameters are checked before it, so the pairs of a hostile segment and a hostile body
+          // (half the requests) were answered the segment's refusal.
+          const bodiesToo = route.method !== 'GET' && (segment === '' || VALID_SEGMENTS.has(segment));
           const requests: Array<{ url: string; type?: string; payload?: string }> = [
             ...HOSTILE_QUERIES.map((query) => ({ url: path + query })),
-            ...(route.method === 'GET' ? [] : HOSTILE_BODIES.map(([type, payload]) => ({ url: path, type, payload }))),
+            ...(bodiesToo ? HOSTILE_BODIES.map(([type, payload]) => ({ url: path, type, payload })) : []),
           ];
           for (const request of requests) {
             const response = await app.inject({
