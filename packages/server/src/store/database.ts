@@ -366,7 +366,7 @@ async function migrate(store: Store, postgresSchema: string | undefined): Promis
   const { error, results } = outcome;
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {
-    throw new Error(`store migration ${failed?.migrationName ?? ''} failed: ${String((error as Error)?.message ?? error)}`, {
+    throw new Error(`store migration${failed ? ` ${failed.migrationName}` : 's'} failed: ${String((error as Error)?.message ?? error)}`, {
       cause: error,
     });
   }
