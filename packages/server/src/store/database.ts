@@ -374,7 +374,7 @@ async function migrate(store: Store, postgresSchema: string | undefined): Promis
 
 /**
  * Whether the store has run exactly these migrations, read in one query. Kysely's Migrator finds the
- * same, but only after reading the catalog of every table of the database three times (about 200 ms
+ * same, but only after reading the catalog of every table of the database twice (about 200 ms
  * on PostgreSQL), at every start of the service and every CLI command. Anything else (no migration
  * table, one missing, one this version does not know) is left to the Migrator.
  */
