@@ -19,6 +19,7 @@ import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from 'vi
 import type { TransactionSigner } from '../outbox/outbox.ts';
 import type { Services } from '../services.ts';
 import { buildApprovedPartner } from '../testing/factories.ts';
+import { eventually } from '../testing/eventually.ts';
 import { heldRead } from '../testing/held-read.ts';
 import { createTestInstallation } from '../testing/test-services.ts';
 import { CardIndex, InvalidCardCursorError } from './index.ts';
@@ -95,21 +96,6 @@ async function sendDirectly(services: Services, wallet: WalletClient, contract: 
   const receipt = await services.chains.get(CHAIN).client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
   assert.equal(receipt.status, 'success');
   return receipt;
-}
-
-async function eventually<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms${last ? ` (${String(last)})` : ''}`);
-    await sleep(50);
-  }
 }
 
 /**

@@ -8,19 +8,10 @@ import { buildApp, type App } from '../../app.ts';
 import { setAutomine } from '../../chain/testing/automine.ts';
 import type { Services } from '../../services.ts';
 import { signedInPartner } from '../../partner-api/testing/partner-session.ts';
+import { eventually } from '../../testing/eventually.ts';
 import { createTestInstallation } from '../../testing/test-services.ts';
 import { buildAddresses, buildMintPayload, partnerCall } from '../testing/card-factories.ts';
 import { recoverMintBatches } from './recovery.ts';
-
-async function until<T>(what: string, read: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`still waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 // On SQLite the commit of a receipt does not wait for the disk (store.unsyncedTransaction): a power
 // cut right after A7 answered can take it, and every commit after it, away. The file is put back
@@ -44,7 +35,7 @@ test(
       // The mint is stored and its transaction sent; the node holds it until a block is mined.
       await setAutomine(services.chains.get('main'), false);
       const answering = partnerCall(app, partner.token, 'POST', '/v2/wallet/mint', buildMintPayload(partner, { to_address: [recipient] }));
-      await until('the mint stored with its transaction', () =>
+      await eventually('the mint stored with its transaction', 30_000, () =>
         db().selectFrom('card_mint_batches').select('id').where('partner_id', '=', partner.partner.id).where('status', '=', 'submitted').executeTakeFirst(),
       );
       const snapshot = join(installation.dataDir, 'before-the-receipt.sqlite');
@@ -69,7 +60,7 @@ test(
       assert.equal(lost.status, 'submitted', 'the file holds the mint as stored before its receipt');
       assert.equal(lost.tx_hash, hash);
 
-      const settled = await until('the mint settled again', async () => {
+      const settled = await eventually('the mint settled again', 30_000, async () => {
         await recoverMintBatches(services);
         const batch = await db().selectFrom('card_mint_batches').selectAll().where('id', '=', lost.id).executeTakeFirstOrThrow();
         return batch.status === 'submitted' ? undefined : batch;
