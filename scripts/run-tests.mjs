@@ -126,6 +126,11 @@ if (built.status !== 0) {
   process.exit(1);
 }
 process.env.WALLET_TEST_COMPILED = '1';
+// Passwords and PINs set up by the tests, and by the services and CLI commands they start, are
+// hashed with scrypt at N = 2^10 instead of the default 2^15 (config custody.scryptCost): 2 ms of CPU
+// each instead of 200, about 2,000 times a run. Each hash and PIN key records its N, and the
+// custody tests run the default's (custody/*.test.ts).
+process.env.WALLET_SCRYPT_COST ??= String(2 ** 10);
 
 // Each pass also writes every test's duration here, for the slowest-tests report at the end.
 const timesDir = mkdtempSync(join(tmpdir(), 'wallet-test-times-'));

@@ -77,7 +77,7 @@ export async function openServices(config: Readonly<Config>, options: OpenServic
     closers.push(() => store.close());
     const masterKeySource = { dataDir: config.dataDir, masterKeyHex: config.masterKey };
     const masterKeys = await openMasterKeys(store.db, masterKeySource);
-    const vault = new KeyVault(store.db, masterKeys, { events: metrics });
+    const vault = new KeyVault(store.db, masterKeys, { events: metrics, scryptCost: config.custody.scryptCost });
     closers.push(async () => vault.forgetUnlockedKeys());
     const operator = await ensureOperator(store.db, vault);
     await assertMasterKeyOpensStore(operator, masterKeySource);
@@ -87,7 +87,10 @@ export async function openServices(config: Readonly<Config>, options: OpenServic
     await sealWebhookSecretsInClear({ db: store.db, vault });
     const messenger = openMessenger(config.messenger, { db: store.db, log: { info: (message) => log.info(message) } });
     const tokenKeys = new MasterKeyTokenKeys(store.db, masterKeys);
-    const signInThrottle = new SignInThrottle(store.db, config.partnerApi.signInThrottle, () => metrics.signInThrottled());
+    const signInThrottle = new SignInThrottle(store.db, config.partnerApi.signInThrottle, {
+      scryptCost: config.custody.scryptCost,
+      onThrottled: () => metrics.signInThrottled(),
+    });
     const files = await openFileStorage(config);
     closers.push(() => files.close());
     const chains = await ChainRegistry.connect(config, {

@@ -9,6 +9,7 @@ import { createLogger } from '../logging/logger.ts';
 import { maskUrl } from '../logging/redaction.ts';
 import { claimDataDir } from './service-record.ts';
 import { startInstanceHeartbeat, type InstanceHeartbeat } from '../custody/instances.ts';
+import { DEFAULT_SCRYPT_COST } from '../config/scrypt-cost.ts';
 
 /** The whole shutdown stays under the 10 s that supervisors (Kubernetes, systemd) commonly give. */
 const SHUTDOWN_LIMIT_MS = 9_000;
@@ -76,6 +77,9 @@ export async function serve(configured: Readonly<Config>): Promise<number> {
     }
   };
   try {
+    if (config.custody.scryptCost < DEFAULT_SCRYPT_COST) {
+      log.warn(`custody.scryptCost is ${config.custody.scryptCost}, below the default ${DEFAULT_SCRYPT_COST}: passwords and PINs set from now on are cheaper to guess; for test installations only`);
+    }
     services = await openServices(config, { chainMode: 'own', log });
     // The master key this instance runs with, in the store for `keys status` and `keys finish-rotation`.
     heartbeat = await startInstanceHeartbeat({ db: services.store.db, masterKeyId: services.vault.masterKeyId, log });

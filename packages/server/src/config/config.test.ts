@@ -14,6 +14,7 @@ test('defaults: everything embedded on loopback, three managed chains, frozen', 
   assert.deepEqual(Object.keys(config.chains), ['main', 'ethereum', 'polygon']);
   assert.equal(config.chains.main?.mode, 'managed');
   assert.equal(config.chains.main?.messagePrefix, '\x19Main Signed Message:\n');
+  assert.equal(config.custody.scryptCost, 2 ** 15);
   assert.ok(Object.isFrozen(config) && Object.isFrozen(config.chains.main));
   assert.throws(() => {
     (config as { port: number }).port = 1;
@@ -90,6 +91,11 @@ test('a setting that reads as something else is refused, naming it, instead of b
   }
   assert.match(refused({ env: { WALLET_TRUST_PROXY: '!!bad' } }), /\/trustProxy \(WALLET_TRUST_PROXY\): invalid IP address: !!bad/);
   assert.equal(loadConfig({ env: { WALLET_TRUST_PROXY: 'loopback, 10.0.0.0/8' } }).trustProxy, 'loopback, 10.0.0.0/8');
+  // scrypt's N: a power of two from 2^10 to 2^20.
+  assert.match(refused({ env: { WALLET_SCRYPT_COST: '30000' } }), /\/custody\/scryptCost \(WALLET_SCRYPT_COST\): 30000 is not a power of two/);
+  assert.match(refused({ env: { WALLET_SCRYPT_COST: '512' } }), /\/custody\/scryptCost/);
+  assert.match(refused({ env: { WALLET_SCRYPT_COST: String(2 ** 21) } }), /\/custody\/scryptCost/);
+  assert.equal(loadConfig({ env: { WALLET_SCRYPT_COST: '1024' } }).custody.scryptCost, 1024);
 });
 
 test('/metrics: on the service port while it listens on loopback; elsewhere only with a port of its own or a token', () => {

@@ -11,6 +11,7 @@ import { confirmationProblems } from './chains.ts';
 import { fromEnv } from './env.ts';
 import { ConfigError } from './errors.ts';
 import { ConfigSchema, defaultConfig, type Config, type ConfigOverrides } from './schema.ts';
+import { isScryptCost } from './scrypt-cost.ts';
 
 export { CHAIN_NAMES, chainConfirmations, type ChainConfirmations, type ChainName, type ManagedChainSettings } from './chains.ts';
 export { ConfigError } from './errors.ts';
@@ -69,6 +70,9 @@ export function loadConfig(options: LoadConfigOptions = {}): Readonly<Config> {
   }
   if (valid.metrics.port !== null && valid.metrics.port === valid.port) {
     throw new ConfigError(`invalid configuration:\n  /metrics/port: ${valid.metrics.port} is the service's own port; leave it null to serve /metrics there`);
+  }
+  if (!isScryptCost(valid.custody.scryptCost)) {
+    throw new ConfigError(`invalid configuration:\n  /custody/scryptCost (WALLET_SCRYPT_COST): ${valid.custody.scryptCost} is not a power of two (1024, 2048, ... 32768, ... 1048576)`);
   }
   if (valid.partnerProgram.endsAt !== null && !isCalendarTime(valid.partnerProgram.endsAt)) {
     throw new ConfigError(`invalid configuration:\n  /partnerProgram/endsAt: not a date and time: ${valid.partnerProgram.endsAt}`);

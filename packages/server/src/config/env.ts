@@ -15,6 +15,7 @@ export function fromEnv(env: NodeJS.ProcessEnv): ConfigOverrides {
   if (env.LOG_LEVEL) result.logLevel = env.LOG_LEVEL;
   if (env.WALLET_TIME_ZONE) result.timeZone = env.WALLET_TIME_ZONE;
   if (env.WALLET_PHONE_DEFAULT_COUNTRY) result.phoneDefaultCountry = env.WALLET_PHONE_DEFAULT_COUNTRY;
+  if (env.WALLET_SCRYPT_COST) result.custody = { scryptCost: toNumber(env.WALLET_SCRYPT_COST, 'WALLET_SCRYPT_COST') };
   const chains: Record<string, unknown> = {};
   for (const name of CHAIN_NAMES) {
     const prefix = `WALLET_CHAIN_${name.toUpperCase()}`;

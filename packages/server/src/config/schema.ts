@@ -4,6 +4,7 @@
  */
 import Type, { type Static } from 'typebox';
 import { secret, secretUrl } from '../lib/secret.ts';
+import { DEFAULT_SCRYPT_COST, MAX_SCRYPT_COST, MIN_SCRYPT_COST } from './scrypt-cost.ts';
 import { app2AppDefaults, App2AppSections } from './app2app.ts';
 import { chainDefaults, ChainSections, type ChainName } from './chains.ts';
 import { httpDefaults, HttpSections } from './http.ts';
@@ -36,6 +37,14 @@ const ServiceSettings = Type.Object({
   timeZone: Type.String({ minLength: 1 }),
   /** ISO 3166 country assumed for phone numbers written without a country code. */
   phoneDefaultCountry: Type.String({ pattern: '^[A-Z]{2}$' }),
+  custody: Type.Object({
+    /**
+     * scrypt's N (a power of two) for password hashes and PIN keys made from now on; each keeps the
+     * N it was made with. 2^15 by default; lower values are for test installations (a start below
+     * the default says so in its log).
+     */
+    scryptCost: Type.Integer({ minimum: MIN_SCRYPT_COST, maximum: MAX_SCRYPT_COST }),
+  }),
 });
 
 export const ConfigSchema = Type.Object(
@@ -64,6 +73,7 @@ export function defaultConfig(): Config {
     logLevel: 'info',
     timeZone: 'UTC',
     phoneDefaultCountry: 'US',
+    custody: { scryptCost: DEFAULT_SCRYPT_COST },
     ...chainDefaults(),
     ...partnerApiDefaults(),
     ...app2AppDefaults(),

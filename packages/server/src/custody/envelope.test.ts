@@ -29,6 +29,41 @@ describe('envelope', () => {
     await assert.rejects(openSecret({ masterKey, sealed, ownerId, address, pin: otherPin }), isWrongKey);
   });
 
+  test('a PIN key keeps the scrypt cost it was sealed with, through PIN changes and master key rotations', async () => {
+    const byDefault = await sealSecret({ masterKey, secret, ownerId, address, pin });
+    assert.match(byDefault.kdfSalt, /^[A-Za-z0-9+/]+=*$/, 'the default cost leaves the salt as it always was');
+    const cheap = await sealSecret({ masterKey, secret, ownerId, address, pin, scryptCost: 2 ** 10 });
+    assert.match(cheap.kdfSalt, /^n10:[A-Za-z0-9+/]+=*$/);
+    assert.deepEqual(Buffer.from(await openSecret({ masterKey, sealed: cheap, ownerId, address, pin })), secret);
+    await assert.rejects(openSecret({ masterKey, sealed: cheap, ownerId, address, pin: otherPin }), isWrongKey);
+    // The cost is part of the KDF: the same salt read at the default cost opens nothing.
+    await assert.rejects(openSecret({ masterKey, sealed: { ...cheap, kdfSalt: cheap.kdfSalt.slice('n10:'.length) }, ownerId, address, pin }), isWrongKey);
+
+    const changed = await rewrapDataKey({ masterKey, sealed: cheap, oldPin: pin, newPin: otherPin, scryptCost: 2 ** 11 });
+    assert.match(changed.kdfSalt, /^n11:/);
+    assert.deepEqual(Buffer.from(await openSecret({ masterKey, sealed: { ...cheap, ...changed }, ownerId, address, pin: otherPin })), secret);
+    const back = await rewrapDataKey({ masterKey, sealed: changed, oldPin: otherPin, newPin: pin });
+    assert.doesNotMatch(back.kdfSalt, /:/, 'a PIN set at the default cost has no prefix');
+    assert.deepEqual(Buffer.from(await openSecret({ masterKey, sealed: { ...cheap, ...back }, ownerId, address, pin })), secret);
+
+    const newMasterKey = randomBytes(32);
+    const rotated = await rewrapForMasterKey({ from: masterKey, to: newMasterKey, sealed: cheap, protection: 'pin' });
+    assert.equal(rotated.kdfSalt, cheap.kdfSalt);
+    assert.deepEqual(Buffer.from(await openSecret({ masterKey: newMasterKey, sealed: { ...cheap, ...rotated }, ownerId, address, pin })), secret);
+
+    const fromServer = await wrapServerDataKeyWithPin({ masterKey, sealed: await sealSecret({ masterKey, secret, ownerId, address }), pin, scryptCost: 2 ** 10 });
+    assert.match(fromServer.kdfSalt, /^n10:/);
+  });
+
+  test('a stored scrypt cost out of range is refused before scrypt runs', async () => {
+    const cheap = await sealSecret({ masterKey, secret, ownerId, address, pin, scryptCost: 2 ** 10 });
+    for (const prefix of ['n9:', 'n21:', 'n99:']) {
+      const sealed = { ...cheap, kdfSalt: prefix + cheap.kdfSalt.slice('n10:'.length) };
+      await assert.rejects(openSecret({ masterKey, sealed, ownerId, address, pin }), (error) => isWrongKey(error) && /scrypt cost/.test((error as Error).message));
+    }
+    await assert.rejects(sealSecret({ masterKey, secret, ownerId, address, pin, scryptCost: 3000 }), /not a power of two/);
+  });
+
   test('the PIN and the master key are both needed', async () => {
     const sealed = await sealSecret({ masterKey, secret, ownerId, address, pin });
     await assert.rejects(openSecret({ masterKey: randomBytes(32), sealed, ownerId, address, pin }), isWrongKey);

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, scrypt } from 'node:crypto';
+import { DEFAULT_SCRYPT_COST, isScryptCost } from '../config/scrypt-cost.ts';
 
 /**
  * Envelope encryption of signing secrets.
@@ -13,7 +14,7 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, scrypt } from 
  *   KEK = HKDF-SHA256(ikm = masterKey, salt = kdfSalt, info = "wallet-service kek v1 server")
  *
  * KEK of `pin` keys (both the master key and the PIN are required):
- *   stretched = scrypt(lower-case PIN as UTF-8, salt = kdfSalt, N = 2^15, r = 8, p = 1, dkLen = 32)
+ *   stretched = scrypt(lower-case PIN as UTF-8, salt = kdfSalt, N, r = 8, p = 1, dkLen = 32)
  *   pepper    = HKDF-SHA256(ikm = masterKey, salt = kdfSalt, info = "wallet-service kek v1 pin pepper")
  *   KEK       = HKDF-SHA256(ikm = stretched, salt = pepper, info = "wallet-service kek v1 pin")
  * HKDF-Extract is HMAC-SHA256(pepper, stretched), so without the master key a stolen database gives no
@@ -26,6 +27,9 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, scrypt } from 
  * where inner is the previous wrapping's bytes. The old master key alone then opens nothing: the
  * inner wrapping a PIN guess would be tested against is sealed under the new key. A PIN change
  * writes the plain form again. `server` keys are simply wrapped again under the new master key.
+ *
+ * N is 2^15 unless the key was sealed under another `custody.scryptCost`: the stored kdfSalt is then
+ * "n<log2 N>:" + base64(kdfSalt) (base64 never holds ':'), so every key opens with the N it was sealed with.
  */
 
 const KEY_BYTES = 32;
@@ -34,11 +38,10 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const EVM_ADDRESS = /^0x[0-9a-f]{40}$/;
 
-const SCRYPT_N = 2 ** 15;
 const SCRYPT_R = 8;
 const SCRYPT_P = 1;
-// scrypt needs 128 * N * r * p bytes plus a little; Node's 32 MiB default is just too small for N = 2^15.
-const SCRYPT_MAXMEM = 2 * 128 * SCRYPT_N * SCRYPT_R * SCRYPT_P;
+/** Marks the stored kdfSalt of a PIN key sealed with an N other than the default. */
+const SCRYPT_COST_PREFIX = /^n(\d{1,2}):/;
 
 const SERVER_KEK_INFO = 'wallet-service kek v1 server';
 const PIN_PEPPER_INFO = 'wallet-service kek v1 pin pepper';
@@ -73,15 +76,17 @@ export async function sealSecret(input: {
   ownerId: string;
   address: string;
   pin?: string | undefined;
+  /** scrypt's N for a PIN key (config/scrypt-cost.ts). */
+  scryptCost?: number | undefined;
 }): Promise<SealedSecret> {
   assertMasterKey(input.masterKey);
   const aad = associatedData(input.ownerId, input.address);
   const dataKey = randomBytes(KEY_BYTES);
-  const salt = randomBytes(SALT_BYTES);
+  const salt = newSalt(input.pin === undefined ? DEFAULT_SCRYPT_COST : input.scryptCost);
   const kek = await deriveKek(input.masterKey, salt, input.pin);
   try {
     return {
-      kdfSalt: salt.toString('base64'),
+      kdfSalt: salt.text,
       wrappedDataKey: encrypt(kek, dataKey),
       encryptedSecret: encrypt(dataKey, input.secret, aad),
     };
@@ -122,8 +127,10 @@ export async function rewrapDataKey(input: {
   newPin: string;
   /** The master key to wrap under, when it is not the one the key is wrapped under now (a rotation). */
   newMasterKey?: Uint8Array | undefined;
+  /** scrypt's N under the new PIN (config/scrypt-cost.ts). */
+  scryptCost?: number | undefined;
 }): Promise<WrappedDataKey> {
-  return rewrap(input.masterKey, input.sealed, input.oldPin, input.newPin, input.newMasterKey);
+  return rewrap(input.masterKey, input.sealed, input.oldPin, input.newPin, input.newMasterKey, input.scryptCost);
 }
 
 /**
@@ -136,9 +143,10 @@ export async function wrapServerDataKeyWithPin(input: {
   sealed: WrappedDataKey;
   pin: string;
   newMasterKey?: Uint8Array | undefined;
+  scryptCost?: number | undefined;
 }): Promise<WrappedDataKey> {
   if (!input.pin) throw new Error('a PIN is required');
-  return rewrap(input.masterKey, input.sealed, undefined, input.pin, input.newMasterKey);
+  return rewrap(input.masterKey, input.sealed, undefined, input.pin, input.newMasterKey, input.scryptCost);
 }
 
 /**
@@ -155,10 +163,10 @@ export async function rewrapForMasterKey(input: {
   assertMasterKey(input.to);
   if (input.protection === 'server') {
     const dataKey = await unwrapDataKey(input.from, input.sealed, undefined);
-    const salt = randomBytes(SALT_BYTES);
-    const kek = hkdf(input.to, salt, SERVER_KEK_INFO);
+    const salt = newSalt(DEFAULT_SCRYPT_COST);
+    const kek = hkdf(input.to, salt.bytes, SERVER_KEK_INFO);
     try {
-      return { kdfSalt: salt.toString('base64'), wrappedDataKey: encrypt(kek, dataKey) };
+      return { kdfSalt: salt.text, wrappedDataKey: encrypt(kek, dataKey) };
     } finally {
       dataKey.fill(0);
       kek.fill(0);
@@ -166,7 +174,8 @@ export async function rewrapForMasterKey(input: {
   }
   assertMasterKey(input.from);
   const { pepper, inner } = peelPinWrapping(input.from, input.sealed);
-  const salt = Buffer.from(input.sealed.kdfSalt, 'base64');
+  // The kdfSalt stays as it is, with its N: the PIN KEK inside is unchanged.
+  const { bytes: salt } = storedSalt(input.sealed.kdfSalt);
   const outerKey = hkdf(input.to, salt, ROTATED_PIN_INFO);
   const payload = Buffer.concat([pepper, inner]);
   try {
@@ -222,7 +231,7 @@ export function masterKeyId(masterKey: Uint8Array): string {
  * for the plain form, unsealed for the rotated form (WrongKeyError under another master key).
  */
 function peelPinWrapping(masterKey: Uint8Array, sealed: WrappedDataKey): { pepper: Buffer; inner: Buffer } {
-  const salt = Buffer.from(sealed.kdfSalt, 'base64');
+  const { bytes: salt } = storedSalt(sealed.kdfSalt);
   if (!sealed.wrappedDataKey.startsWith(ROTATED_PREFIX)) {
     return { pepper: hkdf(masterKey, salt, PIN_PEPPER_INFO), inner: Buffer.from(sealed.wrappedDataKey, 'base64') };
   }
@@ -243,13 +252,14 @@ async function rewrap(
   oldPin: string | undefined,
   newPin: string,
   newMasterKey: Uint8Array = masterKey,
+  scryptCost: number | undefined = undefined,
 ): Promise<WrappedDataKey> {
   const dataKey = await unwrapDataKey(masterKey, sealed, oldPin);
-  const salt = randomBytes(SALT_BYTES);
+  const salt = newSalt(scryptCost);
   try {
     const kek = await deriveKek(newMasterKey, salt, newPin);
     try {
-      return { kdfSalt: salt.toString('base64'), wrappedDataKey: encrypt(kek, dataKey) };
+      return { kdfSalt: salt.text, wrappedDataKey: encrypt(kek, dataKey) };
     } finally {
       kek.fill(0);
     }
@@ -269,12 +279,12 @@ function associatedData(ownerId: string, address: string): Buffer {
 
 async function unwrapDataKey(masterKey: Uint8Array, sealed: WrappedDataKey, pin: string | undefined): Promise<Buffer> {
   assertMasterKey(masterKey);
-  const salt = Buffer.from(sealed.kdfSalt, 'base64');
+  const salt = storedSalt(sealed.kdfSalt);
   if (pin === undefined && sealed.wrappedDataKey.startsWith(ROTATED_PREFIX)) throw new WrongKeyError('a PIN-protected key needs its PIN');
   let kek: Buffer;
   let inner: Buffer;
   if (pin === undefined) {
-    kek = hkdf(masterKey, salt, SERVER_KEK_INFO);
+    kek = hkdf(masterKey, salt.bytes, SERVER_KEK_INFO);
     inner = Buffer.from(sealed.wrappedDataKey, 'base64');
   } else {
     const peeled = peelPinWrapping(masterKey, sealed);
@@ -293,16 +303,16 @@ async function unwrapDataKey(masterKey: Uint8Array, sealed: WrappedDataKey, pin:
   }
 }
 
-async function deriveKek(masterKey: Uint8Array, salt: Uint8Array, pin: string | undefined): Promise<Buffer> {
-  if (pin === undefined) return hkdf(masterKey, salt, SERVER_KEK_INFO);
-  return pinKek(pin, salt, hkdf(masterKey, salt, PIN_PEPPER_INFO));
+async function deriveKek(masterKey: Uint8Array, salt: KdfSalt, pin: string | undefined): Promise<Buffer> {
+  if (pin === undefined) return hkdf(masterKey, salt.bytes, SERVER_KEK_INFO);
+  return pinKek(pin, salt, hkdf(masterKey, salt.bytes, PIN_PEPPER_INFO));
 }
 
 /** The PIN KEK from the PIN and the master key's pepper (zeroed here). */
-async function pinKek(pin: string, salt: Uint8Array, pepper: Buffer): Promise<Buffer> {
+async function pinKek(pin: string, salt: KdfSalt, pepper: Buffer): Promise<Buffer> {
   let stretched: Buffer;
   try {
-    stretched = await scryptAsync(normalizePin(pin), salt);
+    stretched = await scryptAsync(normalizePin(pin), salt.bytes, salt.cost);
   } catch (error) {
     pepper.fill(0);
     throw error;
@@ -324,9 +334,32 @@ function hkdf(ikm: Uint8Array, salt: Uint8Array, info: string): Buffer {
   return Buffer.from(hkdfSync('sha256', ikm, salt, info, KEY_BYTES));
 }
 
-function scryptAsync(password: string, salt: Uint8Array): Promise<Buffer> {
+/** A key's kdfSalt: its bytes, scrypt's N for its PIN, and the text stored. */
+interface KdfSalt {
+  bytes: Buffer;
+  cost: number;
+  text: string;
+}
+
+function newSalt(cost = DEFAULT_SCRYPT_COST): KdfSalt {
+  if (!isScryptCost(cost)) throw new Error(`scrypt cost ${cost} is not a power of two from 2^10 to 2^20`);
+  const bytes = randomBytes(SALT_BYTES);
+  const text = bytes.toString('base64');
+  return { bytes, cost, text: cost === DEFAULT_SCRYPT_COST ? text : `n${Math.log2(cost)}:${text}` };
+}
+
+function storedSalt(text: string): KdfSalt {
+  const prefix = SCRYPT_COST_PREFIX.exec(text);
+  const cost = prefix ? 2 ** Number(prefix[1]) : DEFAULT_SCRYPT_COST;
+  // A corrupted row must not make scrypt take unbounded memory.
+  if (!isScryptCost(cost)) throw new WrongKeyError(`the key's scrypt cost 2^${prefix?.[1]} is out of range`);
+  return { bytes: Buffer.from(prefix ? text.slice(prefix[0].length) : text, 'base64'), cost, text };
+}
+
+function scryptAsync(password: string, salt: Uint8Array, N: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scrypt(password, salt, KEY_BYTES, { N: SCRYPT_N, r: SCRYPT_R, p: SCRYPT_P, maxmem: SCRYPT_MAXMEM }, (error, key) =>
+    // scrypt needs 128 * N * r * p bytes plus a little; Node's 32 MiB default is just too small for N = 2^15.
+    scrypt(password, salt, KEY_BYTES, { N, r: SCRYPT_R, p: SCRYPT_P, maxmem: 2 * 128 * N * SCRYPT_R * SCRYPT_P }, (error, key) =>
       error ? reject(error) : resolve(key),
     );
   });

@@ -50,6 +50,21 @@ for (const kind of availableTestStoreKinds()) {
     const newPinKey = (ownerId: string, pin = rightPin) =>
       vault.createKey({ ownerType: 'partner', ownerId, protection: 'pin', secretKind: 'private_key', pin });
 
+    test('a PIN key opens under any scrypt cost setting: the cost it was sealed with is stored with it', async () => {
+      const cheapVault = new KeyVault(db(), masterKey, { scryptCost: 2 ** 10 });
+      const { keyId, address } = await cheapVault.createKey({ ownerType: 'partner', ownerId: 'cheap-pin', protection: 'pin', secretKind: 'private_key', pin: rightPin });
+      const row = await db().selectFrom('signing_keys').select('kdf_salt').where('id', '=', keyId).executeTakeFirstOrThrow();
+      assert.match(row.kdf_salt, /^n10:/);
+      // The vault of a service started with the default cost.
+      assert.equal((await vault.unlock(keyId, rightPin)).address, address);
+      await assert.rejects(vault.unlock(keyId, wrongPin));
+      const newPin = sha256Hex('246810');
+      await vault.changePin(keyId, rightPin, newPin);
+      const changed = await db().selectFrom('signing_keys').select('kdf_salt').where('id', '=', keyId).executeTakeFirstOrThrow();
+      assert.doesNotMatch(changed.kdf_salt, /:/, 'the new PIN takes the cost of the vault that set it');
+      assert.equal((await cheapVault.unlock(keyId, newPin)).address, address);
+    });
+
     test('a server key signs messages that verify against its stored address', async () => {
       const { keyId, address } = await vault.createKey({
         ownerType: 'operator',

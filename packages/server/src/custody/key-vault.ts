@@ -107,17 +107,20 @@ export class KeyVault {
 
   /** Told when a wrong PIN locks a key (metrics). */
   readonly #events: KeyVaultEvents | undefined;
+  /** scrypt's N for PINs set from now on (config custody.scryptCost); each key keeps its own. */
+  readonly #scryptCost: number | undefined;
 
   /**
    * `unlockedKeys`: how long an unlocked PIN key is kept (ttlMs, 0 for never) and the clock (tests);
-   * `events`: told when a wrong PIN locks a key (metrics).
+   * `events`: told when a wrong PIN locks a key (metrics); `scryptCost`: scrypt's N for new PINs.
    */
   constructor(
     db: Db,
     masterKey: Uint8Array | MasterKeyRing,
-    options: { unlockedKeys?: { ttlMs?: number; now?: () => number }; events?: KeyVaultEvents } = {},
+    options: { unlockedKeys?: { ttlMs?: number; now?: () => number }; events?: KeyVaultEvents; scryptCost?: number } = {},
   ) {
     this.#events = options.events;
+    this.#scryptCost = options.scryptCost;
     const keys = masterKey instanceof MasterKeyRing ? masterKey : new MasterKeyRing(masterKey);
     if (keys.primary.length !== 32) throw new Error('the master key must be 32 bytes');
     this.#db = db;
@@ -158,6 +161,7 @@ export class KeyVault {
         ownerId: input.ownerId,
         address,
         pin: input.protection === 'pin' ? input.pin : undefined,
+        scryptCost: this.#scryptCost,
       });
       const now = epochSeconds();
       await insertSigningKey(db, {
@@ -257,7 +261,7 @@ export class KeyVault {
     const attempt = await this.#countAttempt(keyId);
     let rewrapped: { kdfSalt: string; wrappedDataKey: string };
     try {
-      rewrapped = await rewrapDataKey({ masterKey: await this.#keys.get(attempt.master_key_id), newMasterKey: sealing.key, sealed: sealedOf(attempt), oldPin, newPin });
+      rewrapped = await rewrapDataKey({ masterKey: await this.#keys.get(attempt.master_key_id), newMasterKey: sealing.key, sealed: sealedOf(attempt), oldPin, newPin, scryptCost: this.#scryptCost });
     } catch (error) {
       throw this.#pinError(error, attempt.pin_failures);
     }
@@ -304,7 +308,7 @@ export class KeyVault {
     if (!row) throw new SigningKeyNotFoundError(keyId);
     if (row.protection !== 'server') throw new Error(`signing key ${keyId} is already PIN-protected`);
     const sealing = await this.#sealingKey(db);
-    const wrapped = await wrapServerDataKeyWithPin({ masterKey: await this.#keys.get(row.master_key_id), newMasterKey: sealing.key, sealed: sealedOf(row), pin });
+    const wrapped = await wrapServerDataKeyWithPin({ masterKey: await this.#keys.get(row.master_key_id), newMasterKey: sealing.key, sealed: sealedOf(row), pin, scryptCost: this.#scryptCost });
     const replaced = await replaceWrapping(db, {
       keyId,
       old: { kdfSalt: row.kdf_salt, wrappedDataKey: row.wrapped_data_key, protection: 'server' },

@@ -24,6 +24,15 @@ describe('passwords', () => {
     assert.equal(await verifyPassword(sha256Hex('wrong'), stored), false);
   });
 
+  test('a hash made with another scrypt cost records it, and verifies by it', async () => {
+    const cheap = await hashPassword(sent, 2 ** 10);
+    assert.match(cheap, /^scrypt\$1024\$8\$1\$/);
+    assert.equal(await verifyPassword(sent, cheap), true);
+    assert.equal(await verifyPassword(sha256Hex('wrong'), cheap), false);
+    await assert.rejects(hashPassword(sent, 1000), /not a power of two/);
+    await assert.rejects(hashPassword(sent, 2 ** 9), /not a power of two from 2\^10/);
+  });
+
   test('a stored value that is not a hash of this service is an error, not a mismatch', async () => {
     await assert.rejects(verifyPassword(sent, sent));
     await assert.rejects(verifyPassword(sent, 'scrypt$1073741824$8$1$AAAAAAAAAAA=$AAAAAAAAAAAAAAAAAAAAAA=='));

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { DEFAULT_SCRYPT_COST, isScryptCost } from '../config/scrypt-cost.ts';
 
-const SCRYPT_N = 2 ** 15;
 const SCRYPT_R = 8;
 const SCRYPT_P = 1;
 const SALT_BYTES = 16;
@@ -18,12 +18,14 @@ export function sha256Hex(text: string): string {
 }
 
 /**
- * Hashes a password (as sent: SHA-256 hex) into `scrypt$N$r$p$saltB64$hashB64` with a fresh salt.
+ * Hashes a password (as sent: SHA-256 hex) into `scrypt$N$r$p$saltB64$hashB64` with a fresh salt;
+ * N is `custody.scryptCost` (config/scrypt-cost.ts), and verifyPassword reads it back from the hash.
  */
-export async function hashPassword(sha256HexPassword: string): Promise<string> {
+export async function hashPassword(sha256HexPassword: string, scryptCost = DEFAULT_SCRYPT_COST): Promise<string> {
+  if (!isScryptCost(scryptCost)) throw new Error(`scrypt cost ${scryptCost} is not a power of two from 2^10 to 2^20`);
   const salt = randomBytes(SALT_BYTES);
-  const hash = await scryptAsync(normalize(sha256HexPassword), salt, HASH_BYTES, SCRYPT_N, SCRYPT_R, SCRYPT_P);
-  return ['scrypt', SCRYPT_N, SCRYPT_R, SCRYPT_P, salt.toString('base64'), hash.toString('base64')].join('$');
+  const hash = await scryptAsync(normalize(sha256HexPassword), salt, HASH_BYTES, scryptCost, SCRYPT_R, SCRYPT_P);
+  return ['scrypt', scryptCost, SCRYPT_R, SCRYPT_P, salt.toString('base64'), hash.toString('base64')].join('$');
 }
 
 /**

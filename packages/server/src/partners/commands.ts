@@ -48,7 +48,7 @@ export async function createPartner(deps: { config: Readonly<Config>; store: Sto
   if (await store.findPartnerByEmail(db, email)) throw new AppError(Errors.EmailTaken);
 
   const id = randomUUID();
-  const passwordHash = await hashPassword(input.passwordHash);
+  const passwordHash = await hashPassword(input.passwordHash, deps.config.custody.scryptCost);
   const now = epochSeconds();
   return db.transaction().execute(async (trx) => {
     const key = await deps.vault.createKey(

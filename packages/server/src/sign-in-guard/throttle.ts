@@ -55,13 +55,19 @@ export class SignInThrottle {
   readonly #settings: ThrottleSettings;
   readonly #turns = new KeyedQueue();
   readonly #onThrottled: (() => void) | undefined;
+  readonly #scryptCost: number | undefined;
   #standInHashPromise: Promise<string> | undefined;
 
-  /** `onThrottled` is told of each sign-in refused while its scope waits (metrics). */
-  constructor(db: Db, settings: ThrottleSettings, onThrottled?: () => void) {
+  /**
+   * `onThrottled` is told of each sign-in refused while its scope waits (metrics); `scryptCost` is
+   * the N of the accounts' password hashes (config custody.scryptCost), so that a login no account
+   * has costs what a wrong password does.
+   */
+  constructor(db: Db, settings: ThrottleSettings, options: { onThrottled?: () => void; scryptCost?: number } = {}) {
     this.#db = db;
     this.#settings = settings;
-    this.#onThrottled = onThrottled;
+    this.#onThrottled = options.onThrottled;
+    this.#scryptCost = options.scryptCost;
   }
 
   /**
@@ -137,7 +143,7 @@ export class SignInThrottle {
 
   /** A hash of no one's password, checked for an unknown login so that it takes as long as a known one. */
   #standInHash(): Promise<string> {
-    this.#standInHashPromise ??= hashPassword(randomBytes(32).toString('hex'));
+    this.#standInHashPromise ??= hashPassword(randomBytes(32).toString('hex'), this.#scryptCost);
     return this.#standInHashPromise;
   }
 }

@@ -304,6 +304,7 @@ async function openDriverServices(args: DriverArgs): Promise<Services> {
   const env: NodeJS.ProcessEnv = { WALLET_DATA_DIR: args.dataDir };
   if (args.databaseUrl) env.DATABASE_URL = args.databaseUrl;
   if (process.env.WALLET_MASTER_KEY) env.WALLET_MASTER_KEY = process.env.WALLET_MASTER_KEY;
+  if (process.env.WALLET_SCRYPT_COST) env.WALLET_SCRYPT_COST = process.env.WALLET_SCRYPT_COST;
   if (args.rpcUrl) {
     env.WALLET_CHAIN_MAIN_RPC_URL = args.rpcUrl;
     env.WALLET_CHAIN_MAIN_CHAIN_ID = String(args.chainId);

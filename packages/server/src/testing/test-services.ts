@@ -42,7 +42,8 @@ export async function createTestInstallation(overrides: ConfigOverrides = {}): P
   let config: Readonly<Config>;
   try {
     config = loadConfig({
-      env: {},
+      // npm test's cheaper scrypt for passwords and PINs (scripts/run-tests.mjs), as its child processes have it.
+      env: { WALLET_SCRYPT_COST: process.env.WALLET_SCRYPT_COST },
       overrides: {
         dataDir,
         port: 0,

@@ -71,7 +71,7 @@ export async function createUser(deps: { config: Readonly<Config>; store: Store;
   const { email, name, phone } = await checkNewMember(deps, input, now);
   const db = deps.store.db;
   const id = randomUUID();
-  const passwordHash = await hashPassword(input.passwordHash);
+  const passwordHash = await hashPassword(input.passwordHash, deps.config.custody.scryptCost);
   const createdAt = epochSeconds(now);
   return db.transaction().execute(async (trx) => {
     // Read again in the transaction: a parallel sign-up of this person may have committed meanwhile.

@@ -1,5 +1,6 @@
 import { AppError } from '../../errors/app-error.ts';
 import { hashPassword } from '../../custody/passwords.ts';
+import type { Config } from '../../config/config.ts';
 import type { Store } from '../../store/database.ts';
 import type { SignInThrottle } from '../../sign-in-guard/throttle.ts';
 import type { KeyVault } from '../../custody/key-vault.ts';
@@ -15,7 +16,7 @@ import { findPartnerPassword, replacePartnerPassword } from '../../partners/stor
  * first wins; the others find the caller's token ended by it (4044), and no wrong password is counted.
  */
 export async function changePartnerPassword(
-  deps: { store: Store; signInThrottle: SignInThrottle },
+  deps: { config: Readonly<Config>; store: Store; signInThrottle: SignInThrottle },
   partner: PartnerRow,
   input: { oldPassword: string; newPassword: string; address: string },
 ): Promise<void> {
@@ -27,7 +28,7 @@ export async function changePartnerPassword(
     if (account && Number(account.token_version) !== Number(partner.token_version)) throw new AppError(Errors.UnknownAccessToken, { detail: 'the password was changed at the same time' });
     return account;
   });
-  const newHash = await hashPassword(input.newPassword);
+  const newHash = await hashPassword(input.newPassword, deps.config.custody.scryptCost);
   const replaced = await replacePartnerPassword(deps.store.db, { id: partner.id, oldHash: current.password_hash, newHash, now: epochSeconds() });
   if (!replaced) throw new AppError(Errors.UnknownAccessToken, { detail: 'the password was changed at the same time' });
 }
