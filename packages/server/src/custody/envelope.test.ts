@@ -55,11 +55,11 @@ describe('envelope', () => {
     assert.match(fromServer.kdfSalt, /^n10:/);
   });
 
-  test('a stored scrypt cost out of range is refused before scrypt runs', async () => {
+  test('a stored scrypt cost out of range is corrupted data, refused before scrypt runs, not a wrong PIN', async () => {
     const cheap = await sealSecret({ masterKey, secret, ownerId, address, pin, scryptCost: 2 ** 10 });
     for (const prefix of ['n9:', 'n21:', 'n99:']) {
       const sealed = { ...cheap, kdfSalt: prefix + cheap.kdfSalt.slice('n10:'.length) };
-      await assert.rejects(openSecret({ masterKey, sealed, ownerId, address, pin }), (error) => isWrongKey(error) && /scrypt cost/.test((error as Error).message));
+      await assert.rejects(openSecret({ masterKey, sealed, ownerId, address, pin }), (error) => !isWrongKey(error) && /stored scrypt cost 2\^\d+ is out of range/.test((error as Error).message));
     }
     await assert.rejects(sealSecret({ masterKey, secret, ownerId, address, pin, scryptCost: 3000 }), /not a power of two/);
   });

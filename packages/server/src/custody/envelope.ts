@@ -252,7 +252,7 @@ async function rewrap(
   oldPin: string | undefined,
   newPin: string,
   newMasterKey: Uint8Array = masterKey,
-  scryptCost: number | undefined = undefined,
+  scryptCost?: number,
 ): Promise<WrappedDataKey> {
   const dataKey = await unwrapDataKey(masterKey, sealed, oldPin);
   const salt = newSalt(scryptCost);
@@ -351,8 +351,8 @@ function newSalt(cost = DEFAULT_SCRYPT_COST): KdfSalt {
 function storedSalt(text: string): KdfSalt {
   const prefix = SCRYPT_COST_PREFIX.exec(text);
   const cost = prefix ? 2 ** Number(prefix[1]) : DEFAULT_SCRYPT_COST;
-  // A corrupted row must not make scrypt take unbounded memory.
-  if (!isScryptCost(cost)) throw new WrongKeyError(`the key's scrypt cost 2^${prefix?.[1]} is out of range`);
+  // Corrupted data, not a wrong PIN (nothing is counted); and scrypt must not take unbounded memory.
+  if (!isScryptCost(cost)) throw new Error(`the key's stored scrypt cost 2^${prefix?.[1]} is out of range`);
   return { bytes: Buffer.from(prefix ? text.slice(prefix[0].length) : text, 'base64'), cost, text };
 }
 
