@@ -60,8 +60,10 @@ function cli(env: NodeJS.ProcessEnv, ...args: string[]) {
 describe('a node never outlives its service', () => {
   test('kill -9 of the service ends its anvil nodes, which dump their state first', async () => {
     const dataDir = newDataDir();
-    const env = baseEnv(dataDir, { WALLET_CHAIN_POLYGON: 'off' });
-    const { service } = await startService(env);
+    const env = baseEnv(dataDir, { WALLET_CHAIN_POLYGON: 'off', WALLET_SCRYPT_COST: '1024' });
+    const { service, output } = await startService(env);
+    // A start below the default scrypt cost says so (npm test's installations run at 2^10).
+    assert.match(output, /custody\.scryptCost is 1024, below the default 32768: passwords and PINs set from now on are cheaper to guess/);
     const nodes = nodesOf(dataDir);
     assert.equal(nodes.length, 2, 'main and ethereum run');
     service.kill('SIGKILL');
@@ -70,7 +72,8 @@ describe('a node never outlives its service', () => {
       JSON.parse(readFileSync(join(dataDir, 'chains', chain, 'state.json'), 'utf8'));
     }
     // The next start owns the data directory again: nothing of the killed service is in its way.
-    const restarted = await startService(env);
+    const restarted = await startService({ ...env, WALLET_SCRYPT_COST: '' });
+    assert.doesNotMatch(restarted.output, /scryptCost/);
     assert.equal(nodesOf(dataDir).length, 2);
     await stopService(restarted.service);
     assert.deepEqual(nodesOf(dataDir), []);

@@ -14,13 +14,13 @@ export const WALLET_SERVICE_BIN =
 
 /**
  * Starts `wallet-service serve` with `env` (`bin`: the sources by default) and resolves with its
- * address once it listens. One that does not listen within `timeoutMs` is killed, so a failed start
+ * address (and what it wrote) once it listens. One that does not listen within `timeoutMs` is killed, so a failed start
  * leaves no process behind.
  */
 export async function startService(
   env: NodeJS.ProcessEnv,
   options: { bin?: string; timeoutMs?: number } = {},
-): Promise<{ service: ChildProcess; baseUrl: string }> {
+): Promise<{ service: ChildProcess; baseUrl: string; /** What it wrote until it listened. */ output: string }> {
   // Generous: a busy machine (load 8 to 20 on two cores) takes minutes to start a service and its nodes.
   const { bin = WALLET_SERVICE_BIN, timeoutMs = 240_000 } = options;
   const child = spawn(process.execPath, [bin, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -44,7 +44,7 @@ export async function startService(
       reject(new Error(`service exited (${code}):\n${output}`));
     });
   });
-  return { service: child, baseUrl };
+  return { service: child, baseUrl, output };
 }
 
 /** Stops the service (SIGINT, then SIGKILL after 20 s). */
