@@ -11,6 +11,7 @@ import { signedInPartner } from '../partner-api/testing/partner-session.ts';
 import { buildMp4, buildPng } from '../uploads/testing/media.ts';
 import { uploadBody } from '../uploads/testing/multipart.ts';
 import { storedState } from '../uploads/testing/stored-state.ts';
+import { eventually } from '../testing/eventually.ts';
 
 const MiB = 1024 * 1024;
 const tooLarge = { status: 400, body: { code: 4100, err: 'upload animation file limit exceeded' } };
@@ -186,18 +187,18 @@ describe('refusals made before any route runs answer the registry body', () => {
   test('a client that goes away mid-body changes nothing, and the service goes on answering', async () => {
     const before = await storedState(services);
     const { payload, headers } = uploadBody(buildMp4({ mediaBytes: 4 * MiB }), 'clip.mp4', 'video/mp4');
-    await new Promise<void>((resolve) => {
-      const socket = connect(port, '127.0.0.1', () => {
-        socket.write(`POST /v2/wallet/nftResource HTTP/1.1\r\nHost: a\r\nAuthorization: ${token}\r\nContent-Type: ${headers['content-type']}\r\nContent-Length: ${payload.length}\r\n\r\n`);
-        socket.write(payload.subarray(0, MiB), () => setTimeout(() => socket.destroy(), 100));
-      });
-      socket.on('close', () => resolve());
-      socket.on('error', () => {});
-    });
+    const socket = connect(port, '127.0.0.1');
+    socket.on('error', () => {});
+    const closed = new Promise((resolve) => socket.on('close', resolve));
+    socket.write(`POST /v2/wallet/nftResource HTTP/1.1\r\nHost: a\r\nAuthorization: ${token}\r\nContent-Type: ${headers['content-type']}\r\nContent-Length: ${payload.length}\r\n\r\n`);
+    socket.write(payload.subarray(0, MiB));
+    // Gone only once the service holds part of the body: checked before that, the store would look
+    // untouched whatever the service then did with it (on a busy machine it may not have read a byte).
+    await eventually('the upload begun', 60_000, async () => ((await storedState(services)).temporary.length > 0 ? true : undefined));
+    socket.destroy();
+    await closed;
     // The half-received file is removed once the service sees the connection gone.
-    for (let tries = 0; tries < 50 && JSON.stringify(await storedState(services)) !== JSON.stringify(before); tries++) {
-      await new Promise((wait) => setTimeout(wait, 100));
-    }
+    await eventually('the half-received upload removed', 60_000, async () => (JSON.stringify(await storedState(services)) === JSON.stringify(before) ? true : undefined));
     assert.deepEqual(await storedState(services), before);
     const next = await fetch(`${baseUrl}/v2/wallet/nftResource/secure/none.png`, { headers: { authorization: token } });
     assert.deepEqual({ status: next.status, body: await next.json() }, { status: 404, body: { code: 404, err: 'not Found' } });

@@ -181,7 +181,13 @@ export function findMessage(db: Db, endpointId: string, messageId: string): Prom
 
 /** Puts a message back in the queue for an attempt now (manual redelivery). */
 export async function requeueMessage(db: Db, messageId: string, nowMs: number): Promise<void> {
-  await db.updateTable('webhook_messages').set({ status: 'pending', next_attempt_ms: nowMs }).where('id', '=', messageId).execute();
+  // The lease goes too: an attempt still in flight then records only its attempt (recordAttempt
+  // finds the message no longer its own) instead of marking it delivered over the request to send it again.
+  await db
+    .updateTable('webhook_messages')
+    .set({ status: 'pending', next_attempt_ms: nowMs, lease_holder: null, lease_until_ms: 0 })
+    .where('id', '=', messageId)
+    .execute();
 }
 
 /** Forgets delivered and given-up messages made before `beforeMs`, with their attempts. */

@@ -190,6 +190,31 @@ describe('webhooks', () => {
     assert.equal(unsigned.statusCode, 401);
   });
 
+  test('a redelivery asked for while the message is still on its way is sent again, not taken as done by that attempt', async () => {
+    const partner = await signedInPartner(t.app, t.services);
+    const call = (method: 'GET' | 'POST' | 'DELETE', url: string, body?: object) => partnerCall(t.app, partner.token, method, url, body);
+    const slow = new Receiver();
+    const url = await slow.listen();
+    try {
+      const created = (await call('POST', '/v2/partner/webhooks', { url, events: ['card.deleted'] })).json() as { id: string; secret: string };
+      slow.secret = created.secret;
+      slow.holdMs = 1_000;
+      const messageId = (await call('POST', `/v2/partner/webhooks/${created.id}/test`)).json().message_id as string;
+      await slow.waitFor(() => slow.arrived.includes(messageId), 'the first attempt arriving');
+      // Its answer is held back: the attempt is in flight when the partner asks again.
+      const redelivered = await call('POST', `/v2/partner/webhooks/${created.id}/messages/${messageId}/redeliver`);
+      assert.equal(redelivered.statusCode, 200, redelivered.body);
+      slow.holdMs = 0;
+      await slow.waitFor((delivered) => delivered.filter((message) => message.id === messageId).length === 2, 'the redelivery');
+      const log = (await call('GET', `/v2/partner/webhooks/${created.id}/deliveries`)).json();
+      const message = log.messages.find((entry: { id: string }) => entry.id === messageId);
+      assert.equal(message.status, 'delivered');
+      assert.equal(message.attempt_log.length, 2, JSON.stringify(message));
+    } finally {
+      await slow.close();
+    }
+  });
+
   test('a rotation keeps the old secret signing for its overlap: a receiver holding only the old secret verifies during it, not after', async () => {
     const partner = await signedInPartner(t.app, t.services);
     const call = (method: 'GET' | 'POST' | 'DELETE', url: string, body?: object) => partnerCall(t.app, partner.token, method, url, body);
