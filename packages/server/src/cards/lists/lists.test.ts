@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createWalletClient, encodeFunctionData, http, zeroAddress, type Address, type Hex } from 'viem';
 import { cardNftAbi, cardNftBytecode } from '@wallet-service/contracts';
 import { callFromOperator, deployFromOperator } from '../../a2a/testing/support.ts';
@@ -182,23 +183,33 @@ describe('card lists: A12 GET /v2/wallet/bapp and A13 GET /v2/wallet/nft/:nft_id
     for (let batch = 0; batch < 4; batch++) batches.push(await mintAs(minter, Array.from({ length: 250 }, () => to)));
 
     let minting = true;
+    let paged = false;
+    const pages: Card[][] = [];
+    // Each mint after the first waits for one more page: the mints and the pages interleave whatever
+    // either costs (the first page, which catches the card index up, may outlast all five mints).
     const more = (async () => {
       try {
-        for (let batch = 0; batch < 5; batch++) await mintAs(minter, Array.from({ length: 40 }, () => to));
+        for (let batch = 0; batch < 5; batch++) {
+          while (pages.length < batch && !paged) await sleep(5);
+          await mintAs(minter, Array.from({ length: 40 }, () => to));
+        }
       } finally {
         minting = false;
       }
     })();
-    const pages: Card[][] = [];
     let cursor = '';
     let mintedWhilePaging = false;
-    do {
-      const body = await ok(`/v2/wallet/nft/${minter.nftId}${cursor ? `?cursor=${cursor}` : ''}`, minter.token);
-      assert.equal(body.name, 'Example Cards');
-      pages.push(body.cards);
-      if (minting) mintedWhilePaging = true;
-      cursor = body.next_cursor;
-    } while (cursor);
+    try {
+      do {
+        const body = await ok(`/v2/wallet/nft/${minter.nftId}${cursor ? `?cursor=${cursor}` : ''}`, minter.token);
+        assert.equal(body.name, 'Example Cards');
+        pages.push(body.cards);
+        if (minting) mintedWhilePaging = true;
+        cursor = body.next_cursor;
+      } while (cursor);
+    } finally {
+      paged = true;
+    }
     await more;
     assert.ok(mintedWhilePaging, 'mints ran while the pages were read');
 
