@@ -16,6 +16,7 @@ import { releaseHeldWebhooks } from './release.ts';
 import { WEBHOOK_EVENTS } from './events.ts';
 import { signWebhook } from './signing.ts';
 import { Receiver } from './testing/receiver.ts';
+import { eventually } from '../testing/eventually.ts';
 import { zeroAddress } from 'viem';
 import { mintCards } from '../cards/mint/commands.ts';
 import { partnerCardContract } from '../cards/partner-signing.ts';
@@ -206,10 +207,13 @@ describe('webhooks', () => {
       assert.equal(redelivered.statusCode, 200, redelivered.body);
       slow.holdMs = 0;
       await slow.waitFor((delivered) => delivered.filter((message) => message.id === messageId).length === 2, 'the redelivery');
-      const log = (await call('GET', `/v2/partner/webhooks/${created.id}/deliveries`)).json();
-      const message = log.messages.find((entry: { id: string }) => entry.id === messageId);
-      assert.equal(message.status, 'delivered');
-      assert.equal(message.attempt_log.length, 2, JSON.stringify(message));
+      // The receiver counts a message as it answers; the worker records the attempt after it reads that answer.
+      const message = await eventually('both attempts in the delivery log', 30_000, async () => {
+        const log = (await call('GET', `/v2/partner/webhooks/${created.id}/deliveries`)).json();
+        const entry = log.messages.find((candidate: { id: string }) => candidate.id === messageId);
+        return entry?.attempt_log.length === 2 ? entry : undefined;
+      });
+      assert.equal(message.status, 'delivered', JSON.stringify(message));
     } finally {
       await slow.close();
     }
