@@ -11,3 +11,8 @@ export const MAX_SCRYPT_COST = 2 ** 20;
 export function isScryptCost(value: number): boolean {
   return Number.isInteger(value) && value >= MIN_SCRYPT_COST && value <= MAX_SCRYPT_COST && (value & (value - 1)) === 0;
 }
+
+/** Throws for a cost isScryptCost refuses (a caller's mistake, not a setting: config checks those). */
+export function assertScryptCost(value: number): void {
+  if (!isScryptCost(value)) throw new Error(`scrypt cost ${value} is not a power of two from 2^10 to 2^20`);
+}

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, scrypt } from 'node:crypto';
-import { DEFAULT_SCRYPT_COST, isScryptCost } from '../config/scrypt-cost.ts';
+import { assertScryptCost, DEFAULT_SCRYPT_COST, isScryptCost } from '../config/scrypt-cost.ts';
 
 /**
  * Envelope encryption of signing secrets.
@@ -342,7 +342,7 @@ interface KdfSalt {
 }
 
 function newSalt(cost = DEFAULT_SCRYPT_COST): KdfSalt {
-  if (!isScryptCost(cost)) throw new Error(`scrypt cost ${cost} is not a power of two from 2^10 to 2^20`);
+  assertScryptCost(cost);
   const bytes = randomBytes(SALT_BYTES);
   const text = bytes.toString('base64');
   return { bytes, cost, text: cost === DEFAULT_SCRYPT_COST ? text : `n${Math.log2(cost)}:${text}` };

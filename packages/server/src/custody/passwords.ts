@@ -1,5 +1,5 @@
 import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
-import { DEFAULT_SCRYPT_COST, isScryptCost } from '../config/scrypt-cost.ts';
+import { assertScryptCost, DEFAULT_SCRYPT_COST } from '../config/scrypt-cost.ts';
 
 const SCRYPT_R = 8;
 const SCRYPT_P = 1;
@@ -22,7 +22,7 @@ export function sha256Hex(text: string): string {
  * N is `custody.scryptCost` (config/scrypt-cost.ts), and verifyPassword reads it back from the hash.
  */
 export async function hashPassword(sha256HexPassword: string, scryptCost = DEFAULT_SCRYPT_COST): Promise<string> {
-  if (!isScryptCost(scryptCost)) throw new Error(`scrypt cost ${scryptCost} is not a power of two from 2^10 to 2^20`);
+  assertScryptCost(scryptCost);
   const salt = randomBytes(SALT_BYTES);
   const hash = await scryptAsync(normalize(sha256HexPassword), salt, HASH_BYTES, scryptCost, SCRYPT_R, SCRYPT_P);
   return ['scrypt', scryptCost, SCRYPT_R, SCRYPT_P, salt.toString('base64'), hash.toString('base64')].join('$');

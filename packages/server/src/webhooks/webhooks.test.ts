@@ -25,6 +25,9 @@ import { designOf, type MintDesignPayload } from '../cards/mint/payload.ts';
 let t: TestApp;
 const receiver = new Receiver();
 let receiverUrl = '';
+/** The partner API as the partner holding `token` calls it. */
+const callsAs = (token: string) => (method: 'GET' | 'POST' | 'DELETE', url: string, body?: object) => partnerCall(t.app, token, method, url, body);
+
 before(async () => {
   receiverUrl = await receiver.listen();
   t = await openTestApp({ webhooks: { allowPrivateAddresses: true, pollIntervalMs: 50, retryDelaysMs: [100, 200, 300, 400, 500], timeoutMs: 2_000 } });
@@ -41,7 +44,7 @@ describe('webhooks', () => {
 
   test('a scripted partner session: every event arrives signed, in order, none lost while the receiver answered 500', async () => {
     const partner = await signedInPartner(t.app, t.services);
-    const call = (method: 'GET' | 'POST' | 'DELETE', url: string, body?: object) => partnerCall(t.app, partner.token, method, url, body);
+    const call = callsAs(partner.token);
     const created = await call('POST', '/v2/partner/webhooks', { url: receiverUrl, events: [...WEBHOOK_EVENTS] });
     assert.equal(created.statusCode, 200, created.body);
     const endpoint = created.json() as { id: string; secret: string; events: string[] };
@@ -144,7 +147,7 @@ describe('webhooks', () => {
 
   test('endpoints: listed without their secret, rotated, tested, redelivered by hand, deleted; bad input refused', async () => {
     const partner = await signedInPartner(t.app, t.services);
-    const call = (method: 'GET' | 'POST' | 'DELETE', url: string, body?: object) => partnerCall(t.app, partner.token, method, url, body);
+    const call = callsAs(partner.token);
     for (const body of [{ url: 'ftp://example.com/x', events: ['card.sent'] }, { url: receiverUrl, events: ['card.exploded'] }, { url: receiverUrl, events: [] }, { url: 'https://user:pw@example.com/', events: ['card.sent'] }]) {
       const refused = await call('POST', '/v2/partner/webhooks', body);
       assert.equal(refused.statusCode, 400, JSON.stringify(body));
@@ -193,7 +196,7 @@ describe('webhooks', () => {
 
   test('a redelivery asked for while the message is still on its way is sent again, not taken as done by that attempt', async () => {
     const partner = await signedInPartner(t.app, t.services);
-    const call = (method: 'GET' | 'POST' | 'DELETE', url: string, body?: object) => partnerCall(t.app, partner.token, method, url, body);
+    const call = callsAs(partner.token);
     const slow = new Receiver();
     const url = await slow.listen();
     try {
@@ -221,7 +224,7 @@ describe('webhooks', () => {
 
   test('a rotation keeps the old secret signing for its overlap: a receiver holding only the old secret verifies during it, not after', async () => {
     const partner = await signedInPartner(t.app, t.services);
-    const call = (method: 'GET' | 'POST' | 'DELETE', url: string, body?: object) => partnerCall(t.app, partner.token, method, url, body);
+    const call = callsAs(partner.token);
     const oldReceiver = new Receiver();
     const url = await oldReceiver.listen();
     try {
