@@ -8,6 +8,7 @@ import { cardNftAbi } from '@wallet-service/contracts';
 import type { Address } from 'viem';
 import { openServices } from '../services.ts';
 import { buildApprovedPartner } from '../testing/factories.ts';
+import { eventually } from '../testing/eventually.ts';
 import { createTestInstallation, type TestInstallation } from '../testing/test-services.ts';
 import { partnerCall, startService, stopService } from '../testing/service-process.ts';
 import { databaseUrlWithSchema } from '../testing/test-store.ts';
@@ -99,10 +100,15 @@ test('the service SIGKILLed mid-delivery: after a restart every event arrives, t
   const cards = delivered.flatMap((message) => message.data.cards as Array<{ card_id: number }>).map((card) => card.card_id);
   assert.deepEqual([...new Set(cards)].sort((a, b) => a - b), Array.from({ length: BATCHES * CARDS_PER_BATCH }, (_, index) => index + 1));
 
-  const log = await partnerCall(started.baseUrl, (await partnerCall(started.baseUrl, undefined, 'POST', '/v2/partner/auth', { email: partner.partner.email, password: partner.passwordHash })).json.access_token, 'GET', `/v2/partner/webhooks/${endpoint.json.id}/deliveries?limit=100`);
-  assert.equal(log.status, 200);
-  assert.deepEqual(new Set(log.json.messages.map((message: { id: string }) => message.id)), ids);
-  assert.ok(log.json.messages.every((message: { status: string }) => message.status === 'delivered'));
+  const tokenAfterRestart = (await partnerCall(started.baseUrl, undefined, 'POST', '/v2/partner/auth', { email: partner.partner.email, password: partner.passwordHash })).json.access_token;
+  // Read once the service has recorded the last answer: the receiver counts a message before its answer gets back.
+  const messages = await eventually('every message recorded as delivered', 30_000, async () => {
+    const log = await partnerCall(started.baseUrl, tokenAfterRestart, 'GET', `/v2/partner/webhooks/${endpoint.json.id}/deliveries?limit=100`);
+    assert.equal(log.status, 200);
+    const listed = log.json.messages as Array<{ id: string; status: string }>;
+    return listed.every((message) => message.status === 'delivered') ? listed : undefined;
+  });
+  assert.deepEqual(new Set(messages.map((message) => message.id)), ids);
 });
 
 test('the service SIGKILLed after a send was submitted and before its answer: the card.sent event arrives once, and the retry with the key answers the first call\'s transaction', async () => {
