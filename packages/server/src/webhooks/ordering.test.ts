@@ -69,7 +69,7 @@ test('a message the receiver refuses holds the later ones only briefly: they arr
   // The receiver has its copies before the service hears its answers: wait for the service to record them.
   await eventually('the three later messages recorded as delivered', 30_000, async () => {
     const rows = await t.services.store.db.selectFrom('webhook_messages').select('id').where('endpoint_id', '=', endpoint.id).where('status', '=', 'delivered').execute();
-    return rows.length === 3 ? rows : undefined;
+    return rows.length >= 3 ? rows : undefined;
   });
   // The delivery log shows the refused message pending, when it is tried next and why it failed.
   const { cli, restore } = await cliFor(t.services);
