@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { parseEther, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from 'viem/accounts';
 import { clearAccountPool, isNextNonceQueued, mineStalledPool } from '../chain/chains.ts';
+import { eventually } from '../testing/eventually.ts';
 import { openTestServices, type TestServices } from '../testing/test-services.ts';
 import { OutboxRefusal, TransactionOutbox, type ReceiptWrite, type TransactionSigner } from './outbox.ts';
 
@@ -321,6 +322,36 @@ describe('transaction outbox (real node, real store)', () => {
     assert.deepEqual(settings, [{ key: settingKey, value: `mined:${first.blockNumber}:0` }], 'the failing write was undone, the other kept');
     const stored = await services.outbox.findById(submitted.id);
     assert.equal(stored?.status, 'mined');
+  });
+
+  test("a waiter whose first read of the row comes back after its receipt was recorded still learns that its write was made", async () => {
+    const signer = await fundedSigner();
+    const to = freshAddress();
+    const submitted = await services.outbox.submit({ idempotencyKey: `late-read:${to}`, chain: 'main', signer, to, value: 1n });
+    const settingKey = `test.late-read.${to}`;
+    const wrote: ReceiptWrite = async (trx) => {
+      await trx.insertInto('service_settings').values({ key: settingKey, value: 'made' }).execute();
+    };
+    // The waiter's first read of the row answers only once the receipt is recorded, as a read
+    // queued behind busy PostgreSQL connections can.
+    const findById = services.outbox.findById;
+    services.outbox.findById = async function lateRead(this: TransactionOutbox, id: string) {
+      services.outbox.findById = findById;
+      await eventually('the receipt recorded', 30_000, async () => {
+        const row = await services.store.db.selectFrom('outbox_transactions').select('status').where('id', '=', id).executeTakeFirst();
+        return row?.status === 'signed' ? undefined : row;
+      });
+      return findById.call(this, id);
+    };
+    try {
+      const final = await services.outbox.waitForFinal(submitted.id, 60_000, wrote);
+      assert.equal(final.status, 'mined');
+      assert.ok(final.receiptWritesDone?.has(wrote), 'made with the receipt, and the waiter is told so');
+    } finally {
+      services.outbox.findById = findById;
+    }
+    const made = await services.store.db.selectFrom('service_settings').selectAll().where('key', '=', settingKey).execute();
+    assert.deepEqual(made, [{ key: settingKey, value: 'made' }]);
   });
 
   test('a transaction that cannot be estimated is refused before anything is stored', async () => {

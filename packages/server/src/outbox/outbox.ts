@@ -215,11 +215,14 @@ export class TransactionOutbox {
     for (;;) {
       // Listen before reading, so a settlement between the read and the wait is not missed.
       let settle: (transaction: OutboxTransaction | undefined) => void = () => {};
-      const settled = new Promise<OutboxTransaction | undefined>((resolve) => (settle = resolve));
+      let settledMeanwhile: OutboxTransaction | undefined;
+      const settled = new Promise<OutboxTransaction | undefined>((resolve) => (settle = (transaction) => resolve((settledMeanwhile = transaction))));
       this.settled.once(id, settle);
       try {
         const transaction = await this.findById(id);
         if (!transaction) throw new Error(`outbox: no transaction ${id}`);
+        // Settled while the row was read: the event says which receipt writes were made, the row does not.
+        if (settledMeanwhile && isFinal(settledMeanwhile)) return settledMeanwhile;
         if (isFinal(transaction)) return transaction;
         const left = deadline - Date.now();
         if (left <= 0) throw new Error(`outbox: transaction ${transaction.txHash} not mined within ${timeoutMs} ms`);
