@@ -17,6 +17,8 @@ export class IndexedCardOwnershipReader implements CardOwnershipReader {
     private readonly index: CardIndex,
     private readonly db: Db,
     private readonly fallback: CardOwnershipReader,
+    /** Told why a followed contract was read from the chain after all (the index not there in time, a read failed). */
+    private readonly onFallback: (error: Error) => void = () => {},
   ) {}
 
   async listOwnedCards(input: ListOwnedCardsInput): Promise<{ cards: OwnedCard[]; hasMore: boolean }> {
@@ -27,7 +29,8 @@ export class IndexedCardOwnershipReader implements CardOwnershipReader {
     try {
       const confirmed = await confirmedHeight(input.chain);
       if (confirmed >= 0n) await this.index.waitUntilIndexed(input.chain.name, confirmed, { timeoutMs: INDEX_WAIT_MS });
-    } catch {
+    } catch (error) {
+      this.onFallback(error as Error);
       return this.fallback.listOwnedCards(input);
     }
 
