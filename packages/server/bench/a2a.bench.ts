@@ -234,6 +234,8 @@ async function runBench(): Promise<void> {
       `    ${name.padEnd(12)} ${side.perSecond.toFixed(0).padStart(7)} req/s   server loop busy ${side.busyUs.toFixed(0)} us/answer   p50 ${side.p50.toFixed(2)} ms   p99 ${side.p99.toFixed(2)} ms   max ${side.max.toFixed(2)} ms`;
     const verdicts: Array<{ name: string; ratio: number; min: number; max: number; p99: number }> = [];
     let wrongAnswers = 0;
+    const unknownCases = (CASES ?? []).filter((wanted) => !cases.some(({ name }) => name.startsWith(wanted)));
+    if (unknownCases.length > 0) throw new Error(`A2A_BENCH_CASES: no case ${unknownCases.join(', ')}; the cases: ${cases.map(({ name }) => name).join(', ')}`);
     for (const { name, keys } of cases) {
       if (CASES && !CASES.some((wanted) => name.startsWith(wanted))) continue;
       await drive(barePort, keys, WARMUP_SECONDS);
