@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { openSecret, rewrapDataKey, rewrapForMasterKey, sealSecret, wrapServerDataKeyWithPin, WrongKeyError } from './envelope.ts';
+import { isPinChangeRepeat, openSecret, rewrapDataKey, rewrapForMasterKey, sealSecret, wrapServerDataKeyWithPin, WrongKeyError } from './envelope.ts';
 import { sha256Hex } from './passwords.ts';
 
 const masterKey = randomBytes(32);
@@ -111,10 +111,26 @@ describe('envelope', () => {
     const sealed = await sealSecret({ masterKey, secret, ownerId, address, pin });
     const rewrapped = await rewrapDataKey({ masterKey, sealed, oldPin: pin, newPin: otherPin });
     assert.notEqual(rewrapped.kdfSalt, sealed.kdfSalt);
-    assert.deepEqual(Object.keys(rewrapped).sort(), ['kdfSalt', 'wrappedDataKey']);
+    assert.deepEqual(Object.keys(rewrapped).sort(), ['kdfSalt', 'pinChangeCheck', 'wrappedDataKey']);
     const next = { ...rewrapped, encryptedSecret: sealed.encryptedSecret };
     await assert.rejects(openSecret({ masterKey, sealed: next, ownerId, address, pin }), isWrongKey);
     assert.deepEqual(Buffer.from(await openSecret({ masterKey, sealed: next, ownerId, address, pin: otherPin })), secret);
+  });
+
+  test('a PIN change check matches that change only (both PINs right, any case), also once the wrapping moved to another master key', async () => {
+    const sealed = await sealSecret({ masterKey, secret, ownerId, address, pin });
+    const { pinChangeCheck: check, ...next } = await rewrapDataKey({ masterKey, sealed, oldPin: pin, newPin: otherPin });
+    const repeat = (oldPin: string, newPin: string, key = masterKey, wrapping = next) => isPinChangeRepeat({ masterKey: key, sealed: wrapping, check, oldPin, newPin });
+    assert.equal(await repeat(pin, otherPin), true);
+    assert.equal(await repeat(pin.toUpperCase(), otherPin.toUpperCase()), true);
+    assert.equal(await repeat(sha256Hex('000000'), otherPin), false, 'a wrong old PIN');
+    assert.equal(await repeat(pin, sha256Hex('000000')), false, 'a wrong new PIN');
+    assert.equal(await repeat(otherPin, pin), false, 'the PINs swapped');
+    assert.equal(await repeat(pin, otherPin, randomBytes(32)), false, 'another master key');
+    const newMasterKey = randomBytes(32);
+    const moved = await rewrapForMasterKey({ from: masterKey, to: newMasterKey, sealed: next, protection: 'pin' });
+    assert.equal(await repeat(pin, otherPin, newMasterKey, moved), true);
+    await assert.rejects(repeat(pin, otherPin, masterKey, moved), isWrongKey);
   });
 
   test('rewrap refuses a wrong old PIN', async () => {

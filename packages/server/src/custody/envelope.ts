@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, scrypt } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { assertScryptCost, DEFAULT_SCRYPT_COST, isScryptCost } from '../config/scrypt-cost.ts';
 
 /**
@@ -19,7 +19,11 @@ import { assertScryptCost, DEFAULT_SCRYPT_COST, isScryptCost } from '../config/s
  *   KEK       = HKDF-SHA256(ikm = stretched, salt = pepper, info = "wallet-service kek v1 pin")
  * HKDF-Extract is HMAC-SHA256(pepper, stretched), so without the master key a stolen database gives no
  * way to test a PIN guess offline; with the master key each guess still costs one scrypt. The GCM tag
- * of the wrapped data key is the only PIN check: no PIN verifier is stored.
+ * of the wrapped data key is the PIN check. A PIN change also leaves
+ *   pinChangeCheck = base64(HMAC-SHA256(KEK of the new PIN, "wallet-service pin change v1|" + old PIN))
+ * so a repeat of that change (old and new PIN both right) is told from a wrong PIN; testing a guess of
+ * the new PIN against it costs what testing it against the wrapping does, and it says nothing of the
+ * old PIN to anyone without the new one.
  *
  * A master key rotation cannot derive the new PIN KEK without the PIN, so a `pin` key it moves keeps
  * its PIN KEK and hides what depended on the old master key under the new one (no PIN needed):
@@ -47,6 +51,7 @@ const SERVER_KEK_INFO = 'wallet-service kek v1 server';
 const PIN_PEPPER_INFO = 'wallet-service kek v1 pin pepper';
 const PIN_KEK_INFO = 'wallet-service kek v1 pin';
 const ROTATED_PIN_INFO = 'wallet-service kek v1 rotated pin';
+const PIN_CHANGE_INFO = 'wallet-service pin change v1';
 const MASTER_KEY_ID_INFO = 'wallet-service master key id';
 /** Marks a `pin` wrapping moved by a master key rotation (base64 never holds ':'). */
 const ROTATED_PREFIX = 'r1:';
@@ -118,7 +123,8 @@ export async function openSecret(input: {
 
 /**
  * Re-wraps the data key of a `pin` key under a new salt and a new PIN. Only the data key is
- * unwrapped (WrongKeyError when oldPin is wrong); encryptedSecret stays as it is.
+ * unwrapped (WrongKeyError when oldPin is wrong); encryptedSecret stays as it is. Also answers the
+ * change's pinChangeCheck (the top of this file).
  */
 export async function rewrapDataKey(input: {
   masterKey: Uint8Array;
@@ -129,8 +135,27 @@ export async function rewrapDataKey(input: {
   newMasterKey?: Uint8Array | undefined;
   /** scrypt's N under the new PIN (config/scrypt-cost.ts). */
   scryptCost?: number | undefined;
-}): Promise<WrappedDataKey> {
-  return rewrap(input.masterKey, input.sealed, input.oldPin, input.newPin, input.newMasterKey, input.scryptCost);
+}): Promise<WrappedDataKey & { pinChangeCheck: string }> {
+  const rewrapped = await rewrap(input.masterKey, input.sealed, input.oldPin, input.newPin, input.newMasterKey, input.scryptCost);
+  return { kdfSalt: rewrapped.kdfSalt, wrappedDataKey: rewrapped.wrappedDataKey, pinChangeCheck: rewrapped.pinChangeCheck! };
+}
+
+/**
+ * Whether `check`, left by the change that made `sealed`, says this call asks for that same change:
+ * `oldPin` the PIN it replaced, `newPin` the PIN it set. Costs one scrypt; WrongKeyError under
+ * another master key.
+ */
+export async function isPinChangeRepeat(input: { masterKey: Uint8Array; sealed: WrappedDataKey; check: string; oldPin: string; newPin: string }): Promise<boolean> {
+  assertMasterKey(input.masterKey);
+  const salt = storedSalt(input.sealed.kdfSalt);
+  const kek = await pinKek(input.newPin, salt, peelPinWrapping(input.masterKey, input.sealed).pepper);
+  try {
+    const expected = Buffer.from(pinChangeCheck(kek, input.oldPin), 'base64');
+    const given = Buffer.from(input.check, 'base64');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  } finally {
+    kek.fill(0);
+  }
 }
 
 /**
@@ -253,13 +278,13 @@ async function rewrap(
   newPin: string,
   newMasterKey: Uint8Array = masterKey,
   scryptCost?: number,
-): Promise<WrappedDataKey> {
+): Promise<WrappedDataKey & { pinChangeCheck?: string }> {
   const dataKey = await unwrapDataKey(masterKey, sealed, oldPin);
   const salt = newSalt(scryptCost);
   try {
     const kek = await deriveKek(newMasterKey, salt, newPin);
     try {
-      return { kdfSalt: salt.text, wrappedDataKey: encrypt(kek, dataKey) };
+      return { kdfSalt: salt.text, wrappedDataKey: encrypt(kek, dataKey), ...(oldPin !== undefined ? { pinChangeCheck: pinChangeCheck(kek, oldPin) } : {}) };
     } finally {
       kek.fill(0);
     }
@@ -323,6 +348,10 @@ async function pinKek(pin: string, salt: KdfSalt, pepper: Buffer): Promise<Buffe
     stretched.fill(0);
     pepper.fill(0);
   }
+}
+
+function pinChangeCheck(newPinKek: Buffer, oldPin: string): string {
+  return createHmac('sha256', newPinKek).update(`${PIN_CHANGE_INFO}|${normalizePin(oldPin)}`).digest('base64');
 }
 
 /** PINs arrive as SHA-256 hex; the case of the hex digits must not matter. */

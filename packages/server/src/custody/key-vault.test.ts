@@ -311,6 +311,31 @@ for (const kind of availableTestStoreKinds()) {
       await assert.rejects(vault.unlock(keyId, rightPin), appError(4006));
     });
 
+    test('a PIN change repeated after it landed, in this process or another, is refused uncounted; any other wrong pair is counted', async () => {
+      const { keyId } = await newPinKey('partner-late-repeat');
+      const newPin = sha256Hex('864209');
+      const otherProcess = new KeyVault(db(), masterKey);
+      await vault.changePin(keyId, rightPin, newPin);
+
+      // The same change sent again reaches the key after the first one changed it: the wrapping it
+      // would compare with is gone, so what the change left tells it apart from a wrong PIN.
+      await assert.rejects(vault.changePin(keyId, rightPin, newPin), appError(4006));
+      await assert.rejects(otherProcess.changePin(keyId, rightPin.toUpperCase(), newPin.toUpperCase()), appError(4006));
+      assert.equal(await vault.pinFailures(keyId), 0, 'repeats are not counted');
+
+      // Only both PINs right make a repeat: the previous PIN with another new one, or a wrong old PIN with the new one, are guesses.
+      await assert.rejects(vault.changePin(keyId, rightPin, sha256Hex('975310')), appError(4006));
+      await assert.rejects(otherProcess.changePin(keyId, wrongPin, newPin), appError(4006));
+      assert.equal(await vault.pinFailures(keyId), 2);
+
+      // A later change replaces what the first one left: repeating the first is a wrong PIN from then on.
+      const thirdPin = sha256Hex('102938');
+      await vault.changePin(keyId, newPin, thirdPin);
+      await assert.rejects(vault.changePin(keyId, rightPin, newPin), appError(4006));
+      assert.equal(await vault.pinFailures(keyId), 1);
+      await vault.unlock(keyId, thirdPin);
+    });
+
     test('no plaintext secret reaches the store', async () => {
       const created = [
         await vault.createKey({ ownerType: 'operator', ownerId: 'op-scan', protection: 'server', secretKind: 'private_key' }),

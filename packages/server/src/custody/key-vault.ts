@@ -10,7 +10,7 @@ import { KeyedQueue } from '../lib/keyed-queue.ts';
 import { epochSeconds, type Db, type DbTransaction } from '../store/database.ts';
 import type { KeyOwnerType, KeyProtection, KeySecretKind, SigningKeyRow } from '../store/schema.ts';
 import { signTransactionWithKey } from './transaction-signature.ts';
-import { openSecret, openValue, rewrapDataKey, rewrapForMasterKey, sealSecret, sealValue, wrapServerDataKeyWithPin, WrongKeyError, type SealedSecret } from './envelope.ts';
+import { isPinChangeRepeat, openSecret, openValue, rewrapDataKey, rewrapForMasterKey, sealSecret, sealValue, wrapServerDataKeyWithPin, WrongKeyError, type SealedSecret } from './envelope.ts';
 import { MasterKeyRing } from './master-key-ring.ts';
 import { UnlockedKeys } from './unlocked-keys.ts';
 import { Errors } from '../errors/codes.ts';
@@ -24,6 +24,7 @@ import {
   insertSigningKey,
   readMasterKeyState,
   replaceWrapping,
+  uncountPinAttempt,
   type KeyWrapping,
   type SealedRow,
 } from './store.ts';
@@ -176,6 +177,7 @@ export class KeyVault {
           encrypted_secret: sealed.encryptedSecret,
           pin_failures: 0,
           master_key_id: sealing.id,
+          pin_change_check: null,
           created_at: now,
           updated_at: now,
         });
@@ -259,10 +261,14 @@ export class KeyVault {
     await this.#refuseWhenChangedMeanwhile(keyId, oldPin, asked);
     const sealing = await this.#sealingKey(this.#db);
     const attempt = await this.#countAttempt(keyId);
-    let rewrapped: { kdfSalt: string; wrappedDataKey: string };
+    let rewrapped: { kdfSalt: string; wrappedDataKey: string; pinChangeCheck: string };
     try {
       rewrapped = await rewrapDataKey({ masterKey: await this.#keys.get(attempt.master_key_id), newMasterKey: sealing.key, sealed: sealedOf(attempt), oldPin, newPin, scryptCost: this.#scryptCost });
     } catch (error) {
+      if (error instanceof WrongKeyError && (await this.#repeatsLastChange(attempt, oldPin, newPin))) {
+        await uncountPinAttempt(this.#db, keyId);
+        throw new AppError(Errors.WrongPin, { detail: 'the PIN was changed at the same time' });
+      }
       throw this.#pinError(error, attempt.pin_failures);
     }
     const replaced = await replaceWrapping(this.#db, {
@@ -273,6 +279,21 @@ export class KeyVault {
     });
     if (!replaced) throw new AppError(Errors.WrongPin, { detail: 'the PIN was changed at the same time' });
     await this.#settle(this.#db, keyId, sealing.id);
+  }
+
+  /**
+   * This call asks for the very change that made the key's wrapping (its old and new PIN both
+   * right): a repeat that reached the key after the change landed, here or at another instance, so
+   * nothing is left to compare it with but what the change left (envelope.ts, pinChangeCheck).
+   */
+  async #repeatsLastChange(attempt: SealedRow, oldPin: string, newPin: string): Promise<boolean> {
+    if (!attempt.pin_change_check) return false;
+    try {
+      return await isPinChangeRepeat({ masterKey: await this.#keys.get(attempt.master_key_id), sealed: sealedOf(attempt), check: attempt.pin_change_check, oldPin, newPin });
+    } catch (error) {
+      if (error instanceof WrongKeyError) return false;
+      throw error;
+    }
   }
 
   /**

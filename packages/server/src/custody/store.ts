@@ -5,7 +5,7 @@ import type { KeyOwnerType, ServiceInstanceTable, SigningKeyRow } from '../store
 /** The columns a key is unsealed from, and its wrong-PIN count. */
 export type SealedRow = Pick<
   SigningKeyRow,
-  'owner_id' | 'address' | 'secret_kind' | 'protection' | 'kdf_salt' | 'wrapped_data_key' | 'encrypted_secret' | 'pin_failures' | 'master_key_id'
+  'owner_id' | 'address' | 'secret_kind' | 'protection' | 'kdf_salt' | 'wrapped_data_key' | 'encrypted_secret' | 'pin_failures' | 'master_key_id' | 'pin_change_check'
 >;
 
 const SEALED_COLUMNS = [
@@ -18,6 +18,7 @@ const SEALED_COLUMNS = [
   'encrypted_secret',
   'pin_failures',
   'master_key_id',
+  'pin_change_check',
 ] as const;
 
 export async function insertSigningKey(db: Db, row: SigningKeyRow): Promise<void> {
@@ -47,7 +48,8 @@ export async function replaceWrapping(
   input: {
     keyId: string;
     old: { kdfSalt: string; wrappedDataKey: string; protection?: SigningKeyRow['protection'] };
-    next: { kdfSalt: string; wrappedDataKey: string; protection?: SigningKeyRow['protection']; masterKeyId: string };
+    /** pinChangeCheck: what a PIN change leaves (custody/envelope.ts); any other change of the wrapping leaves none. */
+    next: { kdfSalt: string; wrappedDataKey: string; protection?: SigningKeyRow['protection']; masterKeyId: string; pinChangeCheck?: string };
     now: number;
     /** A PIN change clears the wrong-PIN count; a master key rotation must not. */
     keepPinFailures?: boolean;
@@ -60,6 +62,7 @@ export async function replaceWrapping(
       master_key_id: input.next.masterKeyId,
       kdf_salt: input.next.kdfSalt,
       wrapped_data_key: input.next.wrappedDataKey,
+      pin_change_check: input.next.pinChangeCheck ?? null,
       ...(input.keepPinFailures ? {} : { pin_failures: 0 }),
       updated_at: input.now,
     })
@@ -105,6 +108,16 @@ export async function countPinAttempt(db: Db, keyId: string, maxFailures: number
     .where('pin_failures', '<', maxFailures)
     .returning(SEALED_COLUMNS)
     .executeTakeFirst();
+}
+
+/** Takes back one counted attempt that turned out to be no guess (a repeat of a PIN change that landed). */
+export async function uncountPinAttempt(db: Db, keyId: string): Promise<void> {
+  await db
+    .updateTable('signing_keys')
+    .set((eb) => ({ pin_failures: eb('pin_failures', '-', 1) }))
+    .where('id', '=', keyId)
+    .where('pin_failures', '>', 0)
+    .execute();
 }
 
 /**

@@ -69,6 +69,8 @@ export interface SigningKeyTable {
   pin_failures: Generated<number>;
   /** Public id of the master key that wraps the data key; null: the store's key before any rotation. */
   master_key_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Left by the last PIN change to tell a repeat of it from a wrong PIN (custody/envelope.ts, pinChangeCheck). */
+  pin_change_check: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: number;
   updated_at: number;
 }

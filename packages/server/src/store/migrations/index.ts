@@ -24,6 +24,7 @@ import * as webhookDelivery from './022-webhook-delivery.ts';
 import * as masterKeyRollout from './023-master-key-rollout.ts';
 import * as memberTransfers from './024-member-transfers.ts';
 import * as cardContractKind from './025-card-contract-kind.ts';
+import * as pinChangeCheck from './026-pin-change-check.ts';
 
 import type { MigrationContext } from './context.ts';
 
@@ -60,6 +61,7 @@ const migrations: Record<string, MigrationModule> = {
   '023-master-key-rollout': masterKeyRollout,
   '024-member-transfers': memberTransfers,
   '025-card-contract-kind': cardContractKind,
+  '026-pin-change-check': pinChangeCheck,
 };
 
 export function migrationProvider(context: MigrationContext): MigrationProvider {
