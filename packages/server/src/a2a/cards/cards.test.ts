@@ -132,17 +132,22 @@ describe('GET /v2/a2a/cards', () => {
     assert.notEqual(page.next_cursor, '');
   });
 
-  test('a followed contract is answered from the card index, any other contract from the chain', async () => {
-    const chain = services.chains.get('main');
+  /** The index reader over a chain reader that records each contract it is asked about. */
+  const recordingReader = (onFallback?: (error: Error) => void) => {
     const calls: string[] = [];
-    const recordingFallback: CardOwnershipReader = {
+    const chainReader: CardOwnershipReader = {
       async listOwnedCards(input) {
         calls.push(input.contract.toLowerCase());
         return new ChainCardOwnershipReader().listOwnedCards(input);
       },
     };
+    return { calls, reader: new IndexedCardOwnershipReader(services.cardIndex, services.store.db, chainReader, onFallback) };
+  };
+
+  test('a followed contract is answered from the card index, any other contract from the chain', async () => {
+    const chain = services.chains.get('main');
     const fellBack: string[] = [];
-    const reader = new IndexedCardOwnershipReader(services.cardIndex, services.store.db, recordingFallback, (error) => fellBack.push(error.message));
+    const { calls, reader } = recordingReader((error) => fellBack.push(error.message));
     const indexed = await reader.listOwnedCards({ chain, contract, owner: member.address, afterCardId: null, limit: 100 });
     assert.deepEqual(indexed.cards.map((card) => card.cardId), [1n, 4n]);
     assert.equal(indexed.cards[0]!.sender.toLowerCase(), partner, 'a minted card comes from the minting account');
@@ -169,5 +174,20 @@ describe('GET /v2/a2a/cards', () => {
     const fromChain = await reader.listOwnedCards({ chain, contract: foreign, owner: member.address, afterCardId: null, limit: 100 });
     assert.deepEqual(fromChain.cards.map((card) => card.cardId), [1n]);
     assert.deepEqual(calls, [foreign.toLowerCase()]);
+  });
+
+  test('a card contract the service deployed a moment ago, before the index has looked at it, is answered from the index', async () => {
+    const chain = services.chains.get('main');
+    const { calls, reader } = recordingReader();
+    // With the index stopped, nothing takes the new contract up before the query does.
+    await services.cardIndex.stop();
+    try {
+      const fresh = await mintCards(services, [member.address, other]);
+      const page = await reader.listOwnedCards({ chain, contract: fresh.contractAddress, owner: member.address, afterCardId: null, limit: 100 });
+      assert.deepEqual(page.cards.map((card) => card.cardId), [1n]);
+      assert.deepEqual(calls, [], 'the new contract is read from the index, not the chain');
+    } finally {
+      services.cardIndex.start();
+    }
   });
 });
