@@ -5,6 +5,8 @@ import { METRIC_FAMILIES, parsePrometheusText, type Exposition } from '../../met
 export interface MetricsSeen {
   /** Scrapes answered and parsed. */
   scrapes: number;
+  /** Scrapes that followed an earlier one of the same process: only these can see a value move. */
+  pairs: number;
   /** Families never seen with their type in any scrape. */
   missing: string[];
   /** Families whose value changed within one process's life. */
@@ -29,11 +31,17 @@ export const MOVED_BY_TRAFFIC = [
   'wallet_chain_head_block',
 ];
 
-const SCRAPE_EVERY_MS = 3_000;
+/**
+ * A value moves only between two scrapes of one process, and a kill ends a process a few seconds
+ * after it has started on a busy machine: scrape often, wait long for a slow answer, and once more
+ * after the load, so every run gets pairs.
+ */
+const SCRAPE_EVERY_MS = 1_000;
+const SCRAPE_TIMEOUT_MS = 15_000;
 
 /**
- * Scrapes `GET /metrics` of every running instance every few seconds until `until`, the way
- * Prometheus would, and parses each answer strictly. A value counts as moving when two scrapes of
+ * Scrapes `GET /metrics` of every running instance every second until `until`, and once after it,
+ * as Prometheus would, and parses each answer strictly. A value counts as moving when two scrapes of
  * one process (a killed instance starts its counters again) differ.
  */
 export async function scrapeMetricsDuring(
@@ -45,14 +53,16 @@ export async function scrapeMetricsDuring(
   const refused: string[] = [];
   const last = new Map<ChildProcess, Map<string, number>>();
   let scrapes = 0;
+  let pairs = 0;
   const expected = new Map(METRIC_FAMILIES);
-  while (Date.now() < until) {
+  for (let final = false; !final; ) {
+    final = Date.now() >= until;
     await Promise.all(
       instances.map(async ({ child, baseUrl }) => {
         if (!child || !baseUrl) return;
         let exposition: Exposition;
         try {
-          const response = await fetch(`${baseUrl}/metrics`, { signal: AbortSignal.timeout(5_000) });
+          const response = await fetch(`${baseUrl}/metrics`, { signal: AbortSignal.timeout(SCRAPE_TIMEOUT_MS) });
           const text = await response.text();
           if (response.status !== 200) {
             refused.push(`${baseUrl}: ${response.status}`);
@@ -72,6 +82,7 @@ export async function scrapeMetricsDuring(
         }
         const before = last.get(child);
         if (before) {
+          pairs += 1;
           for (const [key, value] of values) {
             if (before.has(key) && before.get(key) !== value) moving.add(familyOf(key));
           }
@@ -79,10 +90,11 @@ export async function scrapeMetricsDuring(
         last.set(child, values);
       }),
     );
-    await new Promise((resolve) => setTimeout(resolve, SCRAPE_EVERY_MS));
+    if (!final) await new Promise((resolve) => setTimeout(resolve, SCRAPE_EVERY_MS));
   }
   return {
     scrapes,
+    pairs,
     missing: METRIC_FAMILIES.map(([name]) => name).filter((name) => !typed.has(name)),
     moving: METRIC_FAMILIES.map(([name]) => name).filter((name) => moving.has(name)),
     refused,

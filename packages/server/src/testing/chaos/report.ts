@@ -11,7 +11,7 @@ export function formatReport(report: ChaosReport): string {
     ...(report.reorgs ? reorgLines(report.reorgs) : []),
     `cards on chain ${report.cardsOnChain}, accounts checked ${report.accountsChecked}, settled in ${report.settleSeconds.toFixed(1)} s`,
     `lost ${report.lost}, duplicated ${report.duplicated}, index equal to chain ${report.indexEqualsChain ? 'yes' : 'no'}, discrepancies ${report.discrepancies.length}`,
-    `metrics: ${report.metrics.scrapes} scrapes parsed; families missing: ${report.metrics.missing.join(', ') || 'none'}; moving: ${report.metrics.moving.length} (${report.metrics.moving.join(', ')})`,
+    `metrics: ${report.metrics.scrapes} scrapes parsed (${report.metrics.pairs} after another of the same process); families missing: ${report.metrics.missing.join(', ') || 'none'}; moving: ${report.metrics.moving.length} (${report.metrics.moving.join(', ')})`,
     ...metricsProblems(report).map((line) => `  ${line}`),
     ...report.discrepancies.slice(0, 400).map((line) => `  ${line}`),
   ];
@@ -60,6 +60,7 @@ function metricsProblems(report: ChaosReport): string[] {
     ...metrics.refused.map((line) => `metrics scrape refused: ${line}`),
     ...metrics.missing.map((name) => `metric family missing: ${name}`),
     ...(metrics.scrapes === 0 ? ['no /metrics scrape answered'] : []),
+    ...(metrics.scrapes > 0 && metrics.pairs === 0 ? ['no two scrapes of one process: nothing could be seen to move'] : []),
     ...MOVED_BY_TRAFFIC.filter((name) => !metrics.moving.includes(name)).map((name) => `metric did not move under load: ${name}`),
   ];
 }
