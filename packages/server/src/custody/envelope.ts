@@ -142,8 +142,8 @@ export async function rewrapDataKey(input: {
 
 /**
  * Whether `check`, left by the change that made `sealed`, says this call asks for that same change:
- * `oldPin` the PIN it replaced, `newPin` the PIN it set. Costs one scrypt; WrongKeyError under
- * another master key.
+ * `oldPin` the PIN it replaced, `newPin` the PIN it set. Costs one scrypt. Under another master key:
+ * false, or WrongKeyError for a wrapping a rotation moved.
  */
 export async function isPinChangeRepeat(input: { masterKey: Uint8Array; sealed: WrappedDataKey; check: string; oldPin: string; newPin: string }): Promise<boolean> {
   assertMasterKey(input.masterKey);
