@@ -5,6 +5,7 @@ import type { Db } from '../store/database.ts';
 import { ChainCardIndexer, type CardIndexEvents, type CardIndexLog } from './chain-indexer.ts';
 import {
   getIndexedCard,
+  isFollowedContract,
   listCardsByOwner,
   listContractsHeldBy,
   type CardPage,
@@ -114,6 +115,11 @@ export class CardIndex extends EventEmitter<CardIndexEvents> {
         await indexer.pass();
       }
     }
+  }
+
+  /** Whether `contract` (lower-case) is followed on `chain`: see isFollowedContract. */
+  follows(chain: string, contract: string): Promise<boolean> {
+    return isFollowedContract(this.db, this.chains.get(chain).name, contract);
   }
 
   /** The block through which every followed contract of `chain` is indexed (+Infinity when none is followed). */

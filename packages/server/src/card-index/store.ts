@@ -500,6 +500,22 @@ export async function keptBlocksBelow(db: Db, chain: string, below: number, limi
     .execute();
 }
 
+/**
+ * Whether the card index follows `contract` on `chain` (lower-case address): it has a cursor, or it
+ * is a card contract the service deployed, which the index takes up at its next look (a moment
+ * after the deployment there is no cursor yet; waiting for the index makes one).
+ */
+export async function isFollowedContract(db: Db, chain: string, contract: string): Promise<boolean> {
+  const followed = await db
+    .selectFrom('card_index_cursors')
+    .select('contract')
+    .where('chain', '=', chain)
+    .where('contract', '=', contract)
+    .union(db.selectFrom('nft_contracts').select((eb) => eb.ref('address').$notNull().as('contract')).where('chain', '=', chain).where('address', '=', contract))
+    .executeTakeFirst();
+  return followed !== undefined;
+}
+
 /** Deployed card contracts of a chain that have no cursor yet, with their deployment block when known. */
 export async function unfollowedContracts(db: Db, chain: string): Promise<Array<{ address: string; deployBlock: number | null }>> {
   const rows = await db

@@ -3,7 +3,7 @@ import { confirmedHeight } from '../../chain/confirmations.ts';
 import { encodeCardCursor, type CardIndex } from '../../card-index/index.ts';
 import type { Db } from '../../store/database.ts';
 import type { CardOwnershipReader, ListOwnedCardsInput, OwnedCard } from './ownership.ts';
-import { isFollowedContract, mintingAccounts } from './store.ts';
+import { mintingAccounts } from './store.ts';
 
 const INDEX_WAIT_MS = 3_000;
 
@@ -23,7 +23,7 @@ export class IndexedCardOwnershipReader implements CardOwnershipReader {
 
   async listOwnedCards(input: ListOwnedCardsInput): Promise<{ cards: OwnedCard[]; hasMore: boolean }> {
     const contract = input.contract.toLowerCase();
-    const followed = await isFollowedContract(this.db, input.chain.name, contract);
+    const followed = await this.index.follows(input.chain.name, contract);
     if (!followed) return this.fallback.listOwnedCards(input);
     // Answer as of the chain's confirmed head now: a card sent a moment ago, once final, is already where it went.
     try {
