@@ -13,21 +13,31 @@ import { createTestInstallation, type TestInstallation } from './testing/test-se
 import { buildPng } from './uploads/testing/media.ts';
 import { uploadBody } from './uploads/testing/multipart.ts';
 
-/** Every file and folder under `root` (itself included) with its permission bits, by path relative to it. */
-function modesUnder(root: string): Map<string, number> {
+/**
+ * Every file and folder under `root` (itself included) with its permission bits, by path relative
+ * to it; folders are in `folders`. A file gone between the listing and its look (the running node
+ * renames its state dump into place every second) is left out.
+ */
+function modesUnder(root: string, folders = new Set<string>()): Map<string, number> {
   const modes = new Map<string, number>();
   const visit = (path: string) => {
-    const stats = lstatSync(path);
-    modes.set(relative(root, path) || '.', stats.mode & 0o777);
-    if (stats.isDirectory()) for (const name of readdirSync(path)) visit(join(path, name));
+    const stats = lstatSync(path, { throwIfNoEntry: false });
+    if (!stats) return;
+    const name = relative(root, path) || '.';
+    modes.set(name, stats.mode & 0o777);
+    if (stats.isDirectory()) {
+      folders.add(name);
+      for (const entry of readdirSync(path)) visit(join(path, entry));
+    }
   };
   visit(root);
   return modes;
 }
 
 function assertOwnerOnly(root: string): Map<string, number> {
-  const modes = modesUnder(root);
-  const loose = [...modes].filter(([path, mode]) => mode !== (lstatSync(join(root, path)).isDirectory() ? 0o700 : 0o600));
+  const folders = new Set<string>();
+  const modes = modesUnder(root, folders);
+  const loose = [...modes].filter(([path, mode]) => mode !== (folders.has(path) ? 0o700 : 0o600));
   assert.deepEqual(loose.map(([path, mode]) => `${path} ${mode.toString(8)}`), [], `every folder 0700 and every file 0600 under ${root}`);
   return modes;
 }
