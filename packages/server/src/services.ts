@@ -99,14 +99,15 @@ export async function openServices(config: Readonly<Config>, options: OpenServic
       rpcRecorder: metrics,
     });
     closers.push(() => chains.close());
-    metrics.onScrape(storeAndChainCollector({ db: store.db, chains }, metrics.gauges));
     const outbox = new TransactionOutbox({
       store,
       chains,
       pollIntervalMs: config.outbox.pollIntervalMs,
       rebroadcastAfterMs: config.outbox.rebroadcastAfterMs,
+      sendWindow: config.outbox.sendWindow,
       log: { info: (message) => log.info(message), warn: (message) => log.warn(message) },
     });
+    metrics.onScrape(storeAndChainCollector({ db: store.db, chains, waitingForRoom: () => outbox.waitingForRoom() }, metrics.gauges));
     await fundOperatorOnManagedChains(chains, operator, config.operator.managedBalanceCoins);
     for (const chain of chains.all()) {
       chain.node?.on('restarted', () => {

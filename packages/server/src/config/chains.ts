@@ -133,6 +133,8 @@ export const ChainSections = Type.Object({
       pollIntervalMs: Type.Integer({ minimum: 10 }),
       /** A transaction with no receipt after this long is broadcast again (same bytes). */
       rebroadcastAfterMs: Type.Integer({ minimum: 100 }),
+      /** Most transactions of one account sent to its node ahead of its mined nonce; later ones wait, stored, in nonce order. */
+      sendWindow: Type.Integer({ minimum: 1, maximum: 65_536 }),
       /** /health/ready answers 503 while a transaction has waited this long for its receipt. */
       stuckAfterSeconds: Type.Integer({ minimum: 1 }),
     },
@@ -162,7 +164,7 @@ export function chainDefaults(): Static<typeof ChainSections> {
       polygon: managed(31339, ETHEREUM_MESSAGE_PREFIX),
     },
     operator: { managedBalanceCoins: 1_000_000, partnerFundingCoins: 10 },
-    outbox: { pollIntervalMs: 200, rebroadcastAfterMs: 5_000, stuckAfterSeconds: 600 },
+    outbox: { pollIntervalMs: 200, rebroadcastAfterMs: 5_000, sendWindow: 256, stuckAfterSeconds: 600 },
     cardIndex: { pollIntervalMs: 500, blockRange: 1_000 },
   };
 }

@@ -14,7 +14,15 @@ const NONCE_LAG_ACCOUNTS = 100;
  * group of queries per scrape, and per chain a block number, the mined nonce of each account with
  * pending transactions and the receipt of the oldest pending transaction (all batched by viem).
  */
-export function storeAndChainCollector(deps: { db: Db; chains: ChainRegistry }, gauges: ScrapeGauges): () => Promise<void> {
+export function storeAndChainCollector(
+  deps: {
+    db: Db;
+    chains: ChainRegistry;
+    /** Per chain, the transactions this process holds until their account's send window has room (the outbox's memory, not the store's). */
+    waitingForRoom(): ReadonlyMap<string, number>;
+  },
+  gauges: ScrapeGauges,
+): () => Promise<void> {
   return async () => {
     const [depth, oldest, nonces, positions] = await Promise.all([
       outboxDepth(deps.db),
@@ -26,9 +34,11 @@ export function storeAndChainCollector(deps: { db: Db; chains: ChainRegistry }, 
     gauges.outboxTransactions.reset();
     gauges.outboxOldestPendingAge.reset();
     gauges.nonceLag.reset();
+    const waiting = deps.waitingForRoom();
     for (const chain of deps.chains.all()) {
       for (const state of ['unsent', 'sent', 'unconfirmed', 'failed'] as const) gauges.outboxTransactions.set({ chain: chain.name, state }, 0);
       gauges.outboxOldestPendingAge.set({ chain: chain.name }, 0);
+      gauges.outboxWindowWaiting.set({ chain: chain.name }, waiting.get(chain.name) ?? 0);
     }
     for (const row of depth) gauges.outboxTransactions.set({ chain: row.chain, state: row.state }, row.count);
     for (const row of oldest) gauges.outboxOldestPendingAge.set({ chain: row.chain }, Math.max(0, (now - row.createdMs) / 1000));

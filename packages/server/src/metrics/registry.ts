@@ -34,6 +34,7 @@ export interface A2aRecorder {
 export interface ScrapeGauges {
   outboxTransactions: Gauge<'chain' | 'state'>;
   outboxOldestPendingAge: Gauge<'chain'>;
+  outboxWindowWaiting: Gauge<'chain'>;
   nonceLag: Gauge<'chain' | 'account'>;
   chainHead: Gauge<'chain'>;
   receiptLag: Gauge<'chain'>;
@@ -80,6 +81,7 @@ export class ServiceMetrics implements HttpRecorder, RpcRecorder, SecurityRecord
   readonly gauges: ScrapeGauges = {
     outboxTransactions: new Gauge({ name: 'wallet_outbox_transactions', help: 'Outbox transactions by chain and state: unsent (stored, never broadcast), sent (broadcast, no receipt yet), unconfirmed (mined, block not confirmed yet), failed', labelNames: ['chain', 'state'], registers: [this.registry] }),
     outboxOldestPendingAge: new Gauge({ name: 'wallet_outbox_oldest_pending_age_seconds', help: 'Age of the oldest outbox transaction without a receipt, by chain (0 when none)', labelNames: ['chain'], registers: [this.registry] }),
+    outboxWindowWaiting: new Gauge({ name: 'wallet_outbox_window_waiting', help: 'Outbox transactions this process holds, stored, until their account has room in its send window (outbox.sendWindow), by chain', labelNames: ['chain'], registers: [this.registry] }),
     nonceLag: new Gauge({ name: 'wallet_outbox_nonce_lag', help: 'Nonces allocated by the outbox that the chain has not mined yet, per sending account with pending transactions', labelNames: ['chain', 'account'], registers: [this.registry] }),
     chainHead: new Gauge({ name: 'wallet_chain_head_block', help: 'Latest block number of each chain', labelNames: ['chain'], registers: [this.registry] }),
     receiptLag: new Gauge({ name: 'wallet_receipt_lag_blocks', help: 'Blocks between the chain head and the oldest transaction mined on the chain whose receipt the outbox has not recorded yet (0 when none)', labelNames: ['chain'], registers: [this.registry] }),

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { after, describe, test, type TestContext } from 'node:test';
 import { createPublicClient, decodeFunctionData, http, type Address, type Hex, type PublicClient } from 'viem';
 import { cardNftAbi } from '@wallet-service/contracts';
 import { openStore, type Store } from '../store/database.ts';
@@ -29,6 +29,12 @@ const STORE_KIND = process.env.WALLET_TEST_STORE === 'postgres' ? 'postgres' : '
 /** Operations of one load run, and how many must be accepted before the kill. */
 const LOAD_COUNT = 240;
 const KILL_AFTER = 80;
+/**
+ * The run with a send window: a node mining a block a second, and a window small enough that
+ * transactions wait for room (in memory only) when the kill comes, so the restart must send them
+ * from the store.
+ */
+const WINDOWED = { blockTime: 1, sendWindow: 2, count: 60, killAfter: 24 };
 const PIN = '246810';
 
 const isAccepted = (line: DriverLine): boolean => typeof line.accepted === 'string';
@@ -163,8 +169,8 @@ async function withTimeout<T>(promise: Promise<T>, timeoutMs: number, message: (
 }
 
 /** Runs the setup driver to completion: 3 approved partners and 3 funded fee-payer keys. */
-async function setUp(installation: Installation): Promise<PartnerLine['partner'][]> {
-  const setup = installation.start('setup', { run: 'setup', pin: PIN });
+async function setUp(installation: Installation, node: Pick<DriverOptions, 'blockTime' | 'sendWindow'> = {}): Promise<PartnerLine['partner'][]> {
+  const setup = installation.start('setup', { run: 'setup', pin: PIN, ...node });
   const { code, signal } = await withTimeout(setup.exited, 90_000, () => `setup did not finish:\n${setup.stderr()}`);
   assert.equal(code, 0, `setup exited ${signal ?? code}:\n${setup.stderr()}`);
   const partners = setup.lines.filter((line) => 'partner' in line).map((line) => (line as unknown as PartnerLine).partner);
@@ -308,23 +314,35 @@ describe(`outbox crash recovery (${STORE_KIND} store, embedded node)`, () => {
   });
 
   test('service SIGKILLed mid-load: a restarted service replays; every accepted operation happens exactly once', { timeout: 150_000 }, async (t) => {
+    await serviceKilledMidLoad(t, { run: 'crash-service', count: LOAD_COUNT, killAfter: KILL_AFTER });
+  });
+
+  test('service SIGKILLed with transactions waiting for room in their send window (a node with a block time): each is sent after the restart, once', { timeout: 150_000 }, async (t) => {
+    await serviceKilledMidLoad(t, { run: 'crash-window', ...WINDOWED });
+  });
+
+  async function serviceKilledMidLoad(
+    t: TestContext,
+    run: { run: string; count: number; killAfter: number; blockTime?: number; sendWindow?: number },
+  ): Promise<void> {
+    const node = { ...(run.blockTime ? { blockTime: run.blockTime } : {}), ...(run.sendWindow ? { sendWindow: run.sendWindow } : {}) };
     const installation = await openInstallation();
     installations.push(installation);
     t.after(() => installation.cleanup());
-    const partners = await setUp(installation);
+    const partners = await setUp(installation, node);
 
-    const load = installation.start('load', { count: LOAD_COUNT, concurrency: 8, run: 'crash-service', pin: PIN });
-    await load.waitForCount(isAccepted, KILL_AFTER, 90_000, `${KILL_AFTER} accepted operations`);
+    const load = installation.start('load', { count: run.count, concurrency: 8, run: run.run, pin: PIN, ...node });
+    await load.waitForCount(isAccepted, run.killAfter, 90_000, `${run.killAfter} accepted operations`);
     const orphan = nodeRecord(installation.dataDir);
     if (orphan) installation.nodePids.add(orphan.nodePid);
     load.child.kill('SIGKILL');
     await load.exited;
     const acceptedAtCrash = load.lines.filter(isAccepted).length;
-    assert.ok(acceptedAtCrash < LOAD_COUNT, `the load finished (${acceptedAtCrash}) before the kill: nothing was interrupted`);
+    assert.ok(acceptedAtCrash < run.count, `the load finished (${acceptedAtCrash}) before the kill: nothing was interrupted`);
     const unminedAtCrash = unminedRows(await installation.store.db.selectFrom('outbox_transactions').select('status').execute());
 
     // A new service on the same data directory ends the orphaned node gracefully and replays.
-    const serve = installation.start('serve');
+    const serve = installation.start('serve', node);
     const serving = await serve.waitForLine((line) => line.serving === true, 60_000, 'serving');
     if (orphan) {
       assert.notEqual(serving.nodePid, orphan.nodePid);
@@ -333,7 +351,7 @@ describe(`outbox crash recovery (${STORE_KIND} store, embedded node)`, () => {
     await waitAllMined(installation.store, load.lines.filter(isAccepted) as unknown as AcceptedLine[], 90_000);
     const summary = await verifyChainState(installation.store, serving.rpcUrl as string, load.lines, partners);
     t.diagnostic(`accepted before the kill: ${acceptedAtCrash}; unmined at the kill: ${unminedAtCrash}; ${JSON.stringify(summary)}`);
-  });
+  }
 
   test('chain node SIGKILLed mid-load: the supervisor restarts it; the outbox replays what it lost', { timeout: 150_000 }, async (t) => {
     const installation = await openInstallation();

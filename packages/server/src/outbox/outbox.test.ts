@@ -88,7 +88,7 @@ describe('transaction outbox (real node, real store)', () => {
   test('a nonce guessed ahead and taken by another sender, or by a repeated key, is signed again with the stored one', async () => {
     const signer = await fundedSigner();
     // A second outbox on the same store is a second process: each takes nonces the other expected.
-    const other = new TransactionOutbox({ store: services.store, chains: services.chains, pollIntervalMs: 50, rebroadcastAfterMs: 1_000 });
+    const other = new TransactionOutbox({ store: services.store, chains: services.chains, pollIntervalMs: 50, rebroadcastAfterMs: 1_000, sendWindow: 256 });
     const submitted: Array<{ id: string; txHash: Hex; nonce: number }> = [];
     const keys: string[] = [];
     for (let round = 0; round < 4; round++) {

@@ -36,6 +36,8 @@ export interface OutboxOptions {
   chains: ChainRegistry;
   pollIntervalMs: number;
   rebroadcastAfterMs: number;
+  /** Most nonces of one account sent ahead of its mined nonce count; later ones wait, stored (see Broadcaster). */
+  sendWindow: number;
   log?: { info(message: string): void; warn(message: string): void };
 }
 
@@ -71,7 +73,7 @@ export class TransactionOutbox {
       store,
       (chain) => !chains.has(chain) || isInstant(chains.get(chain).confirmations),
       (transaction, logs) => {
-        this.broadcaster.forget(transaction.id);
+        this.broadcaster.mined({ id: transaction.id, chain: transaction.chain, from_address: transaction.from, nonce: transaction.nonce });
         this.conflicts.forget(transaction.id);
         // An `included` one settles when its block is confirmed (ConfirmationTracker).
         if (isFinal(transaction)) this.settled.emit(transaction.id, logs ? { ...transaction, logs } : transaction);
@@ -81,7 +83,10 @@ export class TransactionOutbox {
     this.conflicts = new NonceConflicts({
       store,
       recordReceipt: (row, receipt) => recorder.recordReceipts([{ row, receipt }]),
-      onFailed: (id) => this.settled.emit(id),
+      onFailed: (id) => {
+        this.broadcaster.forget(id);
+        this.settled.emit(id);
+      },
       log,
     });
     this.broadcaster = new Broadcaster({
@@ -89,6 +94,7 @@ export class TransactionOutbox {
       store,
       maySend: (chain) => this.rewinds.maySend(chain),
       reconcileNonceTooLow: (chain, row, error) => this.conflicts.reconcile(chain, row, error),
+      window: options.sendWindow,
       log,
     });
     this.submitter = new Submitter({
@@ -100,7 +106,7 @@ export class TransactionOutbox {
       // An automining node has mined it by the time it answers: a caller waiting on it gets its
       // receipt now rather than at a pass.
       onStored: (row) =>
-        this.broadcaster.broadcastInBackground(row, () => {
+        this.broadcaster.sendNew(row, () => {
           if (chains.get(row.chain).automine && this.settled.listenerCount(row.id) > 0) return this.recordReceiptNow(row);
         }),
     });
@@ -174,6 +180,11 @@ export class TransactionOutbox {
    */
   submit(submission: OutboxSubmission): Promise<OutboxTransaction> {
     return this.submitter.submit(submission);
+  }
+
+  /** Per chain, the transactions held until their account's send window has room (see Broadcaster). */
+  waitingForRoom(): ReadonlyMap<string, number> {
+    return this.broadcaster.waitingByChain();
   }
 
   async findByIdempotencyKey(key: string): Promise<OutboxTransaction | undefined> {

@@ -26,21 +26,34 @@ export async function receiptOf(chain: ChainContext, hash: Hex): Promise<MinedRe
   }
 }
 
-/**
- * Receipts of unmined rows (undefined where there is none yet). Each account's mined nonce count
- * is read first: only a row below it can have a receipt, so the node is asked for receipts that
- * exist rather than for every pending one on every pass.
- */
-export async function receiptsOf(chains: Pick<ChainRegistry, 'get'>, rows: OutboxRow[]): Promise<Array<MinedReceipt | undefined>> {
-  const accounts = new Map(rows.map((row) => [rowAccountKey(row), { chain: chains.get(row.chain), from: row.from_address as Address }]));
-  const minedCounts = new Map(
-    await Promise.all(
-      [...accounts].map(async ([key, { chain, from }]) => {
-        const count = await chain.client.getTransactionCount({ address: from, blockTag: 'latest' }).catch(() => undefined);
-        return [key, count] as const;
-      }),
-    ),
+/** Each account's mined nonce count ("latest"), by rowAccountKey; an account whose node did not answer is left out. */
+export async function minedNonceCounts(
+  chains: Pick<ChainRegistry, 'get'>,
+  accounts: Iterable<Pick<OutboxRow, 'chain' | 'from_address'>>,
+): Promise<Map<string, number>> {
+  const unique = new Map([...accounts].map((account) => [rowAccountKey(account), account]));
+  const counts = await Promise.all(
+    [...unique].map(async ([key, account]) => {
+      const count = await chains
+        .get(account.chain)
+        .client.getTransactionCount({ address: account.from_address as Address, blockTag: 'latest' })
+        .catch(() => undefined);
+      return [key, count] as const;
+    }),
   );
+  return new Map(counts.filter((entry): entry is readonly [string, number] => entry[1] !== undefined));
+}
+
+/**
+ * Receipts of unmined rows (undefined where there is none yet), given their accounts' mined nonce
+ * counts (minedNonceCounts): only a row below its account's count can have a receipt, so the node
+ * is asked for receipts that exist rather than for every pending one on every pass.
+ */
+export async function receiptsOf(
+  chains: Pick<ChainRegistry, 'get'>,
+  rows: OutboxRow[],
+  minedCounts: ReadonlyMap<string, number>,
+): Promise<Array<MinedReceipt | undefined>> {
   return Promise.all(
     rows.map((row) => {
       const count = minedCounts.get(rowAccountKey(row));

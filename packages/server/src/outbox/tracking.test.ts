@@ -70,18 +70,48 @@ test('nothing is sent to a chain whose node may have lost blocks until it is che
   assert.deepEqual(events, ['send transfer', 'sent transfer', 'send elsewhere', 'sent elsewhere']);
 });
 
+test("a row waiting for room in its account's window is the broadcaster's and holds nothing back; one this process never sent, past the window, holds back its chain", async () => {
+  const operator = '0xbb00000000000000000000000000000000000000';
+  const member = '0xaa00000000000000000000000000000000000000';
+  // After a restart: the operator's nonces 7 and 8 are stored, unsent here, and the node counts 7
+  // mined; a window of one lets 7 go, not 8, and the member's later row waits behind 8 (it may
+  // depend on it). The member's nonce 4 waits for room in this process: it goes from the broadcaster.
+  const rows = [row('op-7', operator, 7, 1_000), row('op-8', operator, 8, 2_000), row('member-3', member, 3, 3_000), row('member-4', member, 4, 4_000)];
+  const events: string[] = [];
+  const counts: string[] = [];
+  const unstuck: string[] = [];
+  const tracker = trackerOf(rows, events, { broadcastMs: 0, rebroadcastAfterMs: 2_000 }, new Map(), {
+    unstick: async (unmined) => void unstuck.push(...unmined.map((held) => held.id)),
+    broadcaster: {
+      isWaiting: (id) => id === 'member-4',
+      mayGoNow: (pending, minedCount) => pending.nonce < (minedCount ?? 0) + 1,
+      minedCount: (account, count) => void counts.push(`${account} ${count}`),
+      waitingAccounts: () => [rows[3]!],
+    },
+    minedCounts: { [operator]: 7, [member]: 3 },
+  });
+  await tracker.trackPending();
+  assert.deepEqual(events, ['send op-7', 'sent op-7']);
+  assert.deepEqual(counts.sort(), [`main:${member} 3`, `main:${operator} 7`]);
+  assert.deepEqual(unstuck, ['op-7', 'op-8', 'member-3'], 'a waiting row is not taken for stuck');
+});
+
 function trackerOf(
   rows: OutboxRow[],
   events: string[],
   timing: { broadcastMs: number; rebroadcastAfterMs: number },
   sentAt = new Map<string, number>(),
-  hooks: Partial<Pick<PendingTrackerOptions, 'maySend' | 'unstick'>> = {},
+  hooks: Partial<Pick<PendingTrackerOptions, 'maySend' | 'unstick'>> & {
+    broadcaster?: Partial<Pick<PendingTrackerOptions['broadcaster'], 'isWaiting' | 'mayGoNow' | 'minedCount' | 'waitingAccounts'>>;
+    /** The node's mined nonce count per account (0 when not given). */
+    minedCounts?: Record<string, number>;
+  } = {},
 ): PendingTracker {
   const chainOf = (name: string) =>
     ({
       name,
       automine: true,
-      client: { getTransactionCount: async () => 0 },
+      client: { getTransactionCount: async ({ address }: { address: string }) => hooks.minedCounts?.[address] ?? 0 },
     }) as unknown as ChainContext;
   return new PendingTracker({
     chains: { get: chainOf, has: () => true },
@@ -94,6 +124,11 @@ function trackerOf(
         events.push(`sent ${sent.id}`);
       },
       lastSentAt: (id) => sentAt.get(id),
+      isWaiting: () => false,
+      mayGoNow: () => true,
+      minedCount: () => {},
+      waitingAccounts: () => [],
+      ...hooks.broadcaster,
     },
     maySend: hooks.maySend ?? (() => true),
     unstick: hooks.unstick ?? (async () => {}),

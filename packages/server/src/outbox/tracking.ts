@@ -2,7 +2,8 @@ import type { ChainContext, ChainRegistry } from '../chain/chains.ts';
 import { STALLED_MS } from '../chain/embedded-node-pool.ts';
 import type { OutboxRow } from '../store/schema.ts';
 import type { Broadcaster } from './broadcast.ts';
-import { receiptsOf, type ReceiptRecorder } from './receipts.ts';
+import { minedNonceCounts, receiptsOf, type ReceiptRecorder } from './receipts.ts';
+import { rowAccountKey } from './submission.ts';
 import type { OutboxStore } from './store.ts';
 
 const PENDING_BATCH = 500;
@@ -17,7 +18,7 @@ export interface PendingTrackerOptions {
   chains: Pick<ChainRegistry, 'get' | 'has'>;
   store: Pick<OutboxStore, 'unmined'>;
   recorder: Pick<ReceiptRecorder, 'recordReceipts'>;
-  broadcaster: Pick<Broadcaster, 'broadcast' | 'lastSentAt'>;
+  broadcaster: Pick<Broadcaster, 'broadcast' | 'lastSentAt' | 'isWaiting' | 'mayGoNow' | 'minedCount' | 'waitingAccounts'>;
   /** Whether the chain's node may be sent to now (ChainRewindWatch.maySend). */
   maySend(chain: ChainContext): boolean;
   /** The embedded node's stuck-pool workaround (see embeddedNodeUnsticker). */
@@ -44,11 +45,16 @@ export class PendingTracker {
     const rows = await store.unmined(PENDING_BATCH);
     if (rows.length === 0) return;
     const tracked = rows.filter((row) => chains.has(row.chain));
-    const receipts = await receiptsOf(chains, tracked);
+    // Accounts with rows waiting for room are read too: the oldest unmined rows may all be others'.
+    const minedCounts = await minedNonceCounts(chains, [...tracked, ...broadcaster.waitingAccounts()]);
+    for (const [account, count] of minedCounts) broadcaster.minedCount(account, count);
+    const receipts = await receiptsOf(chains, tracked, minedCounts);
     const mined = tracked.flatMap((row, index) => (receipts[index] ? [{ row, receipt: receipts[index] }] : []));
     if (mined.length > 0) await recorder.recordReceipts(mined);
     const now = Date.now();
-    const unmined = tracked.filter((_, index) => !receipts[index]);
+    // Rows waiting for room in their account's window go from the broadcaster as room is made, and
+    // hold nothing back: they never reached a node, so nothing stored after them depends on them.
+    const unmined = tracked.filter((row, index) => !receipts[index] && !broadcaster.isWaiting(row.id));
     const isDue = (row: OutboxRow) => {
       const last = Math.max(row.last_broadcast_ms ?? 0, broadcaster.lastSentAt(row.id) ?? 0);
       return last === 0 ? now - row.created_ms > rebroadcastAfterMs / 5 : now - last > rebroadcastAfterMs;
@@ -61,6 +67,8 @@ export class PendingTracker {
     // have lost it since (a restart, a rewind) or never taken it (a node that was down), and then
     // it goes again first. Rows held back are older than those sent, so from then on they are all
     // due together, once every rebroadcastAfterMs, as before.
+    // A row this process never sent whose account's window is full holds back the same way (it may
+    // be one a node lost, which later rows depend on), and goes once receipts make room.
     // A node that hangs would hold the pass a timeout per row: what is left after
     // rebroadcastAfterMs goes at the next pass, still in order (those sent are not due again yet).
     unmined.sort((a, b) => a.created_ms - b.created_ms || a.nonce - b.nonce);
@@ -70,7 +78,7 @@ export class PendingTracker {
     const due: OutboxRow[] = [];
     for (const row of unmined) {
       if (heldBack.has(row.chain)) continue;
-      if (isDue(row)) due.push(row);
+      if (isDue(row) && broadcaster.mayGoNow(row, minedCounts.get(rowAccountKey(row)))) due.push(row);
       else heldBack.add(row.chain);
     }
     const sendUntil = Date.now() + rebroadcastAfterMs;

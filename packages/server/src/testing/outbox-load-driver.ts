@@ -13,7 +13,8 @@
  *
  * Options: --database-url URL and --schema S (PostgreSQL store; SQLite in the data dir otherwise),
  * --rpc-url URL --chain-id ID (main chain external instead of embedded), --run PREFIX (idempotency
- * keys), --pin PIN (partners), --linger (load/send: keep serving once done), --wait-go (load/send:
+ * keys), --pin PIN (partners), --send-window N (the outbox's outbox.sendWindow), --block-time S (the embedded main chain mines a
+ * block every S seconds instead of automining), --linger (load/send: keep serving once done), --wait-go (load/send:
  * print {"ready"} and wait for a line on stdin before sending), --exit-with-parent (stop when stdin
  * closes: the parent died). Without the flags, WALLET_DATA_DIR, DATABASE_URL and WALLET_POSTGRES_SCHEMA
  * are read from the environment; WALLET_MASTER_KEY always is. Every event is one JSON line on stdout;
@@ -95,6 +96,8 @@ export interface DriverOptions {
   run?: string;
   pin?: string;
   senderOwner?: string;
+  sendWindow?: number;
+  blockTime?: number;
   linger?: boolean;
   waitGo?: boolean;
 }
@@ -129,6 +132,8 @@ export function startDriver(mode: string, options: DriverOptions): DriverHandle 
   if (options.run) args.push('--run', options.run);
   if (options.pin) args.push('--pin', options.pin);
   if (options.senderOwner) args.push('--sender-owner', options.senderOwner);
+  if (options.sendWindow !== undefined) args.push('--send-window', String(options.sendWindow));
+  if (options.blockTime !== undefined) args.push('--block-time', String(options.blockTime));
   if (options.linger) args.push('--linger');
   if (options.waitGo) args.push('--wait-go');
   // Should the test process die without stopping us, our stdin closes: stop then, with the node.
@@ -249,6 +254,10 @@ interface DriverArgs {
   run: string;
   pin: string;
   senderOwner: string;
+  /** The outbox's send window (outbox.sendWindow); the default when undefined. */
+  sendWindow: number | undefined;
+  /** The embedded main chain's block time in seconds (chains.main.blockTimeSeconds); automine when undefined. */
+  blockTime: number | undefined;
   linger: boolean;
   waitGo: boolean;
   exitWithParent: boolean;
@@ -274,6 +283,8 @@ function parseDriverArgs(argv: string[]): DriverArgs {
       run: { type: 'string' },
       pin: { type: 'string' },
       'sender-owner': { type: 'string' },
+      'send-window': { type: 'string' },
+      'block-time': { type: 'string' },
       linger: { type: 'boolean', default: false },
       'wait-go': { type: 'boolean', default: false },
       'exit-with-parent': { type: 'boolean', default: false },
@@ -294,6 +305,8 @@ function parseDriverArgs(argv: string[]): DriverArgs {
     run: values.run ?? randomBytes(4).toString('hex'),
     pin: values.pin ?? '246810',
     senderOwner: values['sender-owner'] ?? 'shared-sender',
+    sendWindow: values['send-window'] === undefined ? undefined : Number(values['send-window']),
+    blockTime: values['block-time'] === undefined ? undefined : Number(values['block-time']),
     linger: values.linger ?? false,
     waitGo: values['wait-go'] ?? false,
     exitWithParent: values['exit-with-parent'] ?? false,
@@ -311,7 +324,11 @@ async function openDriverServices(args: DriverArgs): Promise<Services> {
   }
   const config = loadConfig({
     env,
-    overrides: { chains: { ethereum: null, polygon: null }, logLevel: 'warn' },
+    overrides: {
+      chains: { ...(args.blockTime ? { main: { blockTimeSeconds: args.blockTime } } : {}), ethereum: null, polygon: null },
+      logLevel: 'warn',
+      ...(args.sendWindow ? { outbox: { sendWindow: args.sendWindow } } : {}),
+    },
   });
   const services = await openServices(config, {
     chainMode: 'own',

@@ -11,6 +11,7 @@ export const METRIC_FAMILIES: ReadonlyArray<readonly [name: string, type: 'count
   ['wallet_a2a_requests_total', 'counter'],
   ['wallet_outbox_transactions', 'gauge'],
   ['wallet_outbox_oldest_pending_age_seconds', 'gauge'],
+  ['wallet_outbox_window_waiting', 'gauge'],
   ['wallet_outbox_nonce_lag', 'gauge'],
   ['wallet_chain_head_block', 'gauge'],
   ['wallet_receipt_lag_blocks', 'gauge'],
