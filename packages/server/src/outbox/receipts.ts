@@ -1,4 +1,4 @@
-import type { Address, Hex, Log } from 'viem';
+import { formatTransactionReceipt, toHex, type Address, type Hex, type Log, type RpcTransactionReceipt, type TransactionReceipt } from 'viem';
 import type { ChainContext, ChainRegistry } from '../chain/chains.ts';
 import type { DbTransaction } from '../store/database.ts';
 import type { OutboxRow } from '../store/schema.ts';
@@ -47,20 +47,88 @@ export async function minedNonceCounts(
 /**
  * Receipts of unmined rows (undefined where there is none yet), given their accounts' mined nonce
  * counts (minedNonceCounts): only a row below its account's count can have a receipt, so the node
- * is asked for receipts that exist rather than for every pending one on every pass.
+ * is asked for receipts that exist rather than for every pending one on every pass. Where many are
+ * due on one chain they are read a block at a time (blockReceiptsOf).
  */
 export async function receiptsOf(
   chains: Pick<ChainRegistry, 'get'>,
   rows: OutboxRow[],
   minedCounts: ReadonlyMap<string, number>,
 ): Promise<Array<MinedReceipt | undefined>> {
-  return Promise.all(
-    rows.map((row) => {
-      const count = minedCounts.get(rowAccountKey(row));
-      if (count !== undefined && row.nonce >= count) return undefined;
-      return receiptOf(chains.get(row.chain), row.tx_hash as Hex).catch(() => undefined);
+  const byChain = new Map<string, OutboxRow[]>();
+  for (const row of rows) {
+    const count = minedCounts.get(rowAccountKey(row));
+    if (count !== undefined && row.nonce >= count) continue;
+    const chainRows = byChain.get(row.chain);
+    if (chainRows) chainRows.push(row);
+    else byChain.set(row.chain, [row]);
+  }
+  const found = new Map<string, MinedReceipt>();
+  await Promise.all(
+    [...byChain].map(async ([name, due]) => {
+      const chain = chains.get(name);
+      const read = await blockReceiptsOf(chain, due);
+      for (const [hash, receipt] of read) found.set(hash, receipt);
+      await Promise.all(
+        due
+          .filter((row) => !read.has(row.tx_hash.toLowerCase()))
+          .map(async (row) => {
+            const receipt = await receiptOf(chain, row.tx_hash as Hex).catch(() => undefined);
+            if (receipt) found.set(row.tx_hash.toLowerCase(), receipt);
+          }),
+      );
     }),
   );
+  return rows.map((row) => found.get(row.tx_hash.toLowerCase()));
+}
+
+/** From this many receipts due on a chain in a pass, they are read a block at a time. */
+const BLOCK_RECEIPTS_FROM = 8;
+/** Most blocks read whole in one pass; what is left is asked for one receipt at a time. */
+const BLOCK_RECEIPTS_MOST = 16;
+/** Chains whose node does not know `eth_getBlockReceipts` (not every node has it): asked one receipt at a time. */
+const withoutBlockReceipts = new WeakSet<ChainContext>();
+
+/**
+ * Receipts of many due rows of one chain, by lowercase hash, a block at a time: the receipt of the
+ * oldest row not yet found names its block, and `eth_getBlockReceipts` gives that block's, so a
+ * block holding a thousand of ours costs two calls rather than a thousand (the node's work, and a
+ * provider's bill). Rows not found here (fewer than BLOCK_RECEIPTS_FROM left, a node without the
+ * method, one not mined after all) are the caller's to ask for one at a time.
+ */
+async function blockReceiptsOf(chain: ChainContext, rows: OutboxRow[]): Promise<Map<string, MinedReceipt>> {
+  const found = new Map<string, MinedReceipt>();
+  if (withoutBlockReceipts.has(chain)) return found;
+  const wanted = new Set(rows.map((row) => row.tx_hash.toLowerCase()));
+  let left = [...rows].sort((a, b) => a.created_ms - b.created_ms || a.nonce - b.nonce);
+  for (let blocks = 0; blocks < BLOCK_RECEIPTS_MOST && left.length >= BLOCK_RECEIPTS_FROM; blocks++) {
+    const first = left[0]!;
+    left = left.slice(1);
+    const receipt = await receiptOf(chain, first.tx_hash as Hex).catch(() => undefined);
+    if (!receipt) continue;
+    found.set(first.tx_hash.toLowerCase(), receipt);
+    let block: TransactionReceipt[];
+    try {
+      const raw = (await chain.client.request({ method: 'eth_getBlockReceipts', params: [toHex(receipt.blockNumber)] } as never)) as RpcTransactionReceipt[] | null;
+      block = (raw ?? []).map((item) => formatTransactionReceipt(item));
+    } catch (error) {
+      if (isMethodMissing(error)) withoutBlockReceipts.add(chain);
+      break;
+    }
+    for (const item of block) {
+      const hash = item.transactionHash.toLowerCase();
+      // Only the block the first receipt named: another (a reorg between the two calls) is left to the one-at-a-time reads.
+      if (wanted.has(hash) && item.blockHash === receipt.blockHash) found.set(hash, item);
+    }
+    left = left.filter((row) => !found.has(row.tx_hash.toLowerCase()));
+  }
+  return found;
+}
+
+/** Whether the node does not know the method (JSON-RPC -32601, or its own words for it). */
+function isMethodMissing(error: unknown): boolean {
+  const { code, details, message } = error as { code?: number; details?: string; message?: string };
+  return code === -32601 || /method.*(not found|not supported|does not exist|unsupported|not available)|unknown method/i.test(`${details ?? ''} ${message ?? ''}`);
 }
 
 /**

@@ -70,7 +70,7 @@ test('nothing is sent to a chain whose node may have lost blocks until it is che
   assert.deepEqual(events, ['send transfer', 'sent transfer', 'send elsewhere', 'sent elsewhere']);
 });
 
-test("a row waiting for room in its account's window is the broadcaster's and holds nothing back; one this process never sent, past the window, holds back its chain", async () => {
+test("a row waiting for room in its account's window is the broadcaster's and holds nothing back; one this process never sent, past the window, holds back the chain's other accounts", async () => {
   const operator = '0xbb00000000000000000000000000000000000000';
   const member = '0xaa00000000000000000000000000000000000000';
   // After a restart: the operator's nonces 7 and 8 are stored, unsent here, and the node counts 7
@@ -94,6 +94,18 @@ test("a row waiting for room in its account's window is the broadcaster's and ho
   assert.deepEqual(events, ['send op-7', 'sent op-7']);
   assert.deepEqual(counts.sort(), [`main:${member} 3`, `main:${operator} 7`]);
   assert.deepEqual(unstuck, ['op-7', 'op-8', 'member-3'], 'a waiting row is not taken for stuck');
+});
+
+test("an account's rows stored with times out of nonce order go in nonce order: a higher nonce past the window holds back none of its own", async () => {
+  const member = '0xaa00000000000000000000000000000000000000';
+  // Nonces 6 and 7 were signed before 3, 4 and 5, which were signed again in their commit.
+  const rows = [row('n6', member, 6, 1_000), row('n7', member, 7, 1_100), row('n3', member, 3, 1_200), row('n4', member, 4, 1_300), row('n5', member, 5, 1_400)];
+  const events: string[] = [];
+  await trackerOf(rows, events, { broadcastMs: 0, rebroadcastAfterMs: 2_000 }, new Map(), {
+    broadcaster: { mayGoNow: (pending, minedCount) => pending.nonce < (minedCount ?? 0) + 4 },
+    minedCounts: { [member]: 3 },
+  }).trackPending();
+  assert.deepEqual(events.filter((event) => event.startsWith('send ')), ['send n3', 'send n4', 'send n5', 'send n6']);
 });
 
 function trackerOf(

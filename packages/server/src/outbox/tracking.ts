@@ -67,18 +67,25 @@ export class PendingTracker {
     // have lost it since (a restart, a rewind) or never taken it (a node that was down), and then
     // it goes again first. Rows held back are older than those sent, so from then on they are all
     // due together, once every rebroadcastAfterMs, as before.
-    // A row this process never sent whose account's window is full holds back the same way (it may
-    // be one a node lost, which later rows depend on), and goes once receipts make room.
+    // A row this process never sent whose account's window is full holds back the later rows of
+    // the chain's other accounts (it may be one a node lost, which they depend on), and goes once
+    // receipts make room; never its own account's, whose lower nonces are what make that room.
     // A node that hangs would hold the pass a timeout per row: what is left after
     // rebroadcastAfterMs goes at the next pass, still in order (those sent are not due again yet).
     unmined.sort((a, b) => a.created_ms - b.created_ms || a.nonce - b.nonce);
     // A chain whose node may have lost blocks waits for its check: what it lost goes first.
     const unchecked = new Set(unmined.map((row) => row.chain).filter((name) => !this.options.maySend(chains.get(name))));
     const heldBack = new Set(unchecked);
+    /** Per chain, the accounts a row of which found the window full. */
+    const fullWindows = new Map<string, Set<string>>();
     const due: OutboxRow[] = [];
-    for (const row of unmined) {
+    for (const row of inNonceOrderPerAccount(unmined)) {
       if (heldBack.has(row.chain)) continue;
-      if (isDue(row) && broadcaster.mayGoNow(row, minedCounts.get(rowAccountKey(row)))) due.push(row);
+      const account = rowAccountKey(row);
+      const full = fullWindows.get(row.chain);
+      if (full && [...full].some((other) => other !== account)) continue;
+      if (!broadcaster.mayGoNow(row, minedCounts.get(account))) fullWindows.set(row.chain, (full ?? new Set()).add(account));
+      else if (isDue(row)) due.push(row);
       else heldBack.add(row.chain);
     }
     const sendUntil = Date.now() + rebroadcastAfterMs;
@@ -106,4 +113,28 @@ export class PendingTracker {
       this.options.kick();
     }, FOLLOW_UP_MS).unref();
   }
+}
+
+/**
+ * The rows in the same order across accounts, each account's put in nonce order in the places its
+ * rows hold: a row signed again in its commit (another process took the nonce it was signed with)
+ * carries a later time than the account's next nonce, and a higher nonce met first could hold back
+ * the lower ones that make room for it.
+ */
+function inNonceOrderPerAccount(rows: OutboxRow[]): OutboxRow[] {
+  const byAccount = new Map<string, OutboxRow[]>();
+  for (const row of rows) {
+    const key = rowAccountKey(row);
+    const accountRows = byAccount.get(key);
+    if (accountRows) accountRows.push(row);
+    else byAccount.set(key, [row]);
+  }
+  for (const accountRows of byAccount.values()) accountRows.sort((a, b) => a.nonce - b.nonce);
+  const taken = new Map<string, number>();
+  return rows.map((row) => {
+    const key = rowAccountKey(row);
+    const index = taken.get(key) ?? 0;
+    taken.set(key, index + 1);
+    return byAccount.get(key)![index]!;
+  });
 }
