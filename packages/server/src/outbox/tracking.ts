@@ -117,9 +117,10 @@ export class PendingTracker {
 
 /**
  * The rows in the same order across accounts, each account's put in nonce order in the places its
- * rows hold: a row signed again in its commit (another process took the nonce it was signed with)
- * carries a later time than the account's next nonce, and a higher nonce met first could hold back
- * the lower ones that make room for it.
+ * rows hold: a row signed again in its commit (the nonce it was signed with ahead was not the one
+ * allocated: another process took it, or a group before it was smaller) carries a later time than
+ * the nonces after it, and a higher nonce met first could hold back the lower ones that make room
+ * for it.
  */
 function inNonceOrderPerAccount(rows: OutboxRow[]): OutboxRow[] {
   const byAccount = new Map<string, OutboxRow[]>();
