@@ -1,4 +1,4 @@
-import { BaseError, HttpRequestError, SocketClosedError, TimeoutError, WebSocketRequestError } from 'viem';
+import { BaseError, HttpRequestError, MethodNotFoundRpcError, MethodNotSupportedRpcError, SocketClosedError, TimeoutError, WebSocketRequestError } from 'viem';
 import { AppError } from '../errors/app-error.ts';
 import { Errors } from '../errors/codes.ts';
 
@@ -17,6 +17,12 @@ export function isNodeUnreachable(error: unknown): boolean {
         cause instanceof SocketClosedError,
     ),
   );
+}
+
+/** The node does not have the method asked (JSON-RPC -32601 or -32004): asking again will not help. */
+export function isMethodUnknown(error: unknown): boolean {
+  if (!(error instanceof BaseError)) return false;
+  return Boolean(error.walk((cause) => cause instanceof MethodNotFoundRpcError || cause instanceof MethodNotSupportedRpcError));
 }
 
 /** How nodes word an answer from a state they are changing (see isNodeUnsettled). */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { parseEther, type Hex } from 'viem';
+import { MethodNotFoundRpcError, parseEther, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import type { ChainContext } from '../chain/chains.ts';
 import type { OutboxRow } from '../store/schema.ts';
@@ -39,7 +39,7 @@ function chainOf(blocks: Map<number, OutboxRow[]>, calls: string[], options: { b
   const request = async ({ method, params }: { method: string; params: unknown[] }) => {
     calls.push(method);
     if (method === 'eth_getBlockReceipts') {
-      if (options.blockReceipts === 'missing') throw Object.assign(new Error('Method not found'), { code: -32601 });
+      if (options.blockReceipts === 'missing') throw new MethodNotFoundRpcError(new Error('the method eth_getBlockReceipts does not exist'));
       const number = Number(BigInt(params[0] as string));
       const blockHash = typeof options.blockReceipts === 'object' ? options.blockReceipts.blockHash : undefined;
       return (blocks.get(number) ?? []).map((mined) => rawReceipt(mined, number, blockHash));

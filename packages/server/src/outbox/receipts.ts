@@ -1,5 +1,6 @@
 import { formatTransactionReceipt, toHex, type Address, type Hex, type Log, type RpcTransactionReceipt, type TransactionReceipt } from 'viem';
 import type { ChainContext, ChainRegistry } from '../chain/chains.ts';
+import { isMethodUnknown } from '../chain/node-errors.ts';
 import type { DbTransaction } from '../store/database.ts';
 import type { OutboxRow } from '../store/schema.ts';
 import { toTransaction, type OutboxTransaction, type ReceiptWrite } from './lifecycle.ts';
@@ -112,7 +113,7 @@ async function blockReceiptsOf(chain: ChainContext, rows: OutboxRow[]): Promise<
       const raw = (await chain.client.request({ method: 'eth_getBlockReceipts', params: [toHex(receipt.blockNumber)] } as never)) as RpcTransactionReceipt[] | null;
       block = (raw ?? []).map((item) => formatTransactionReceipt(item));
     } catch (error) {
-      if (isMethodMissing(error)) withoutBlockReceipts.add(chain);
+      if (isMethodUnknown(error)) withoutBlockReceipts.add(chain);
       break;
     }
     for (const item of block) {
@@ -123,12 +124,6 @@ async function blockReceiptsOf(chain: ChainContext, rows: OutboxRow[]): Promise<
     left = left.filter((row) => !found.has(row.tx_hash.toLowerCase()));
   }
   return found;
-}
-
-/** Whether the node does not know the method (JSON-RPC -32601, or its own words for it). */
-function isMethodMissing(error: unknown): boolean {
-  const { code, details, message } = error as { code?: number; details?: string; message?: string };
-  return code === -32601 || /method.*(not found|not supported|does not exist|unsupported|not available)|unknown method/i.test(`${details ?? ''} ${message ?? ''}`);
 }
 
 /**
