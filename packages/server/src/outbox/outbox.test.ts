@@ -6,6 +6,7 @@ import { clearAccountPool, isNextNonceQueued, mineStalledPool } from '../chain/c
 import { eventually } from '../testing/eventually.ts';
 import { openTestServices, type TestServices } from '../testing/test-services.ts';
 import { OutboxRefusal, TransactionOutbox, type ReceiptWrite, type TransactionSigner } from './outbox.ts';
+import { OutboxStore } from './store.ts';
 
 const freshAddress = (): Address => privateKeyToAddress(generatePrivateKey());
 
@@ -368,6 +369,49 @@ describe('transaction outbox (real node, real store)', () => {
       .where('address', '=', signer.address.toLowerCase())
       .executeTakeFirst();
     assert.equal(nonceRow, undefined);
+  });
+
+  test("the store reads an account's unmined rows in a nonce range, lowest first, and no one else's", async () => {
+    // On a chain no service here tracks, so that nothing sends these rows.
+    const account = freshAddress();
+    const stored = (nonce: number, overrides: { status?: 'signed' | 'mined'; from?: Address; chain?: string } = {}) => ({
+      id: `range-${account}-${nonce}-${overrides.status ?? 'signed'}-${overrides.from ?? ''}-${overrides.chain ?? ''}`,
+      idempotency_key: `range:${account}:${nonce}:${overrides.status ?? ''}:${overrides.from ?? ''}:${overrides.chain ?? ''}`,
+      chain: overrides.chain ?? 'untracked',
+      from_address: overrides.from ?? account,
+      nonce,
+      to_address: null,
+      value_wei: '0',
+      data: '0x',
+      gas_limit: '21000',
+      raw_tx: '0x00',
+      tx_hash: `0x${String(nonce).padStart(64, '0')}`,
+      status: overrides.status ?? 'signed',
+      receipt_status: null,
+      block_number: null,
+      block_hash: null,
+      gas_used: null,
+      contract_address: null,
+      error: null,
+      last_broadcast_ms: null,
+      // Stored newest first: the range's order is the nonce's.
+      created_ms: 10_000 - nonce,
+      updated_ms: 10_000 - nonce,
+    });
+    await services.store.db
+      .insertInto('outbox_transactions')
+      .values([
+        ...[7, 3, 5, 4, 6, 2].map((nonce) => stored(nonce)),
+        stored(8, { status: 'mined' }),
+        stored(4, { from: freshAddress() }),
+        stored(5, { chain: 'untracked-too' }),
+      ])
+      .execute();
+    const outboxStore = new OutboxStore(services.store);
+    const read = await outboxStore.unminedBetween({ chain: 'untracked', from_address: account }, 3, 8, 500);
+    assert.deepEqual(read.map((row) => row.nonce), [3, 4, 5, 6, 7]);
+    assert.ok(read.every((row) => row.from_address === account && row.chain === 'untracked' && row.status === 'signed'));
+    assert.deepEqual((await outboxStore.unminedBetween({ chain: 'untracked', from_address: account }, 3, 8, 2)).map((row) => row.nonce), [3, 4]);
   });
 
   test('an unconfigured chain answers 6417', async () => {

@@ -90,6 +90,25 @@ export class OutboxStore {
     return this.db.selectFrom('outbox_transactions').selectAll().where('status', '=', 'signed').orderBy('created_ms').limit(limit).execute();
   }
 
+  /**
+   * An account's unmined rows with nonces from `from` up to below `below`, lowest first: those the
+   * oldest-first batch left out (a row signed again in its commit carries a later time than the
+   * nonces after it).
+   */
+  unminedBetween(account: Pick<OutboxRow, 'chain' | 'from_address'>, from: number, below: number, limit: number): Promise<OutboxRow[]> {
+    return this.db
+      .selectFrom('outbox_transactions')
+      .selectAll()
+      .where('status', '=', 'signed')
+      .where('chain', '=', account.chain)
+      .where('from_address', '=', account.from_address)
+      .where('nonce', '>=', from)
+      .where('nonce', '<', below)
+      .orderBy('nonce')
+      .limit(limit)
+      .execute();
+  }
+
   /** A page of a chain's mined rows, newest first, after `before`. */
   minedPage(chain: string, before: { blockNumber: number; id: string } | undefined, limit: number): Promise<MinedRowRef[]> {
     let query = this.db

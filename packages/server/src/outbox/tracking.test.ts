@@ -108,6 +108,39 @@ test("an account's rows stored with times out of nonce order go in nonce order: 
   assert.deepEqual(events.filter((event) => event.startsWith('send ')), ['send n3', 'send n4', 'send n5', 'send n6']);
 });
 
+test("a full batch that leaves out an account's lower nonces, signed again later, reads them: its higher nonces past the window do not wait on them for good", async () => {
+  const operator = '0xbb00000000000000000000000000000000000000';
+  const member = '0xaa00000000000000000000000000000000000000';
+  // The 500 oldest unmined rows: the operator's 498 on another chain and the member's nonces 6 and
+  // 7. The member's 3 to 5 were signed again in their commit, later than all of them, and the node
+  // counts 3 mined.
+  const batch = [
+    ...Array.from({ length: 498 }, (_, index) => ({ ...row(`op-${index}`, operator, index, 1_000 + index), chain: 'other' }) as OutboxRow),
+    row('n6', member, 6, 2_000),
+    row('n7', member, 7, 2_001),
+  ];
+  const leftOut = [row('n3', member, 3, 3_000), row('n4', member, 4, 3_001), row('n5', member, 5, 3_002)];
+  const asked: string[] = [];
+  const events: string[] = [];
+  const options = {
+    broadcaster: { mayGoNow: (pending: OutboxRow, minedCount: number | undefined) => pending.nonce < (minedCount ?? 0) + 2 },
+    minedCounts: { [member]: 3 },
+    store: {
+      unminedBetween: async (account: Pick<OutboxRow, 'from_address'>, from: number, below: number) => {
+        asked.push(`${account.from_address} ${from}..${below}`);
+        return leftOut.filter((left) => left.from_address === account.from_address && left.nonce >= from && left.nonce < below);
+      },
+    },
+  };
+  await trackerOf(batch, events, { broadcastMs: 0, rebroadcastAfterMs: 2_000 }, new Map(), options).trackPending();
+  assert.deepEqual(asked, [`${member} 3..6`], "only the account whose batch rows start above the node's count");
+  assert.deepEqual(events.filter((event) => event.startsWith('send n')), ['send n3', 'send n4'], 'the window of 2 from the count of 3');
+  // A batch that is not full holds every unmined row: nothing is read besides.
+  asked.length = 0;
+  await trackerOf(batch.slice(1), [], { broadcastMs: 0, rebroadcastAfterMs: 2_000 }, new Map(), options).trackPending();
+  assert.deepEqual(asked, []);
+});
+
 function trackerOf(
   rows: OutboxRow[],
   events: string[],
@@ -117,6 +150,7 @@ function trackerOf(
     broadcaster?: Partial<Pick<PendingTrackerOptions['broadcaster'], 'isWaiting' | 'mayGoNow' | 'minedCount' | 'waitingAccounts'>>;
     /** The node's mined nonce count per account (0 when not given). */
     minedCounts?: Record<string, number>;
+    store?: Partial<PendingTrackerOptions['store']>;
   } = {},
 ): PendingTracker {
   const chainOf = (name: string) =>
@@ -127,7 +161,11 @@ function trackerOf(
     }) as unknown as ChainContext;
   return new PendingTracker({
     chains: { get: chainOf, has: () => true },
-    store: { unmined: async () => rows },
+    store: {
+      unmined: async () => rows,
+      unminedBetween: async () => assert.fail('the batch holds every unmined row'),
+      ...hooks.store,
+    },
     recorder: { recordReceipts: async () => {} },
     broadcaster: {
       broadcast: async (sent) => {

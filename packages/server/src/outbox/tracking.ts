@@ -16,7 +16,7 @@ const FOLLOW_UP_MS = 10;
 
 export interface PendingTrackerOptions {
   chains: Pick<ChainRegistry, 'get' | 'has'>;
-  store: Pick<OutboxStore, 'unmined'>;
+  store: Pick<OutboxStore, 'unmined' | 'unminedBetween'>;
   recorder: Pick<ReceiptRecorder, 'recordReceipts'>;
   broadcaster: Pick<Broadcaster, 'broadcast' | 'lastSentAt' | 'isWaiting' | 'mayGoNow' | 'minedCount' | 'waitingAccounts'>;
   /** Whether the chain's node may be sent to now (ChainRewindWatch.maySend). */
@@ -47,6 +47,7 @@ export class PendingTracker {
     const tracked = rows.filter((row) => chains.has(row.chain));
     // Accounts with rows waiting for room are read too: the oldest unmined rows may all be others'.
     const minedCounts = await minedNonceCounts(chains, [...tracked, ...broadcaster.waitingAccounts()]);
+    if (rows.length === PENDING_BATCH) tracked.push(...(await this.lowerNoncesLeftOut(tracked, minedCounts)));
     for (const [account, count] of minedCounts) broadcaster.minedCount(account, count);
     const receipts = await receiptsOf(chains, tracked, minedCounts);
     const mined = tracked.flatMap((row, index) => (receipts[index] ? [{ row, receipt: receipts[index] }] : []));
@@ -98,6 +99,28 @@ export class PendingTracker {
     const sentNow = new Set(sent);
     await this.options.unstick(unmined.filter((row) => !unchecked.has(row.chain)), sentNow, now);
     if (unmined.some((row) => this.awaitedSoon(row, now))) this.followUp();
+  }
+
+  /**
+   * Unmined rows of the batch's accounts that the batch left out, from the node's mined count up:
+   * a full batch, read oldest first, can leave out a nonce signed again later, and the account's
+   * higher nonces in the batch, past its window, would wait on it for good.
+   */
+  private async lowerNoncesLeftOut(batch: OutboxRow[], minedCounts: Map<string, number>): Promise<OutboxRow[]> {
+    /** Per account, its lowest nonce in the batch not mined by the node's count. */
+    const lowest = new Map<string, OutboxRow>();
+    for (const row of batch) {
+      const key = rowAccountKey(row);
+      const count = minedCounts.get(key);
+      if (count !== undefined && row.nonce >= count && (lowest.get(key)?.nonce ?? Infinity) > row.nonce) lowest.set(key, row);
+    }
+    const leftOut: OutboxRow[] = [];
+    for (const [key, row] of lowest) {
+      const count = minedCounts.get(key)!;
+      if (row.nonce === count) continue;
+      leftOut.push(...(await this.options.store.unminedBetween(row, count, row.nonce, PENDING_BATCH)));
+    }
+    return leftOut;
   }
 
   /** Whether a caller waits on this unmined row, stored moments ago, which an automining node should mine any moment. */
