@@ -13,6 +13,7 @@ import { isFinal, toTransaction, type OutboxTransaction, type ReceiptWrite } fro
 import { NonceConflicts, NonceExpectations } from './nonces.ts';
 import { ReceiptRecorder, receiptOf, verifyMined } from './receipts.ts';
 import { ChainRewindWatch } from './rewinds.ts';
+import { ROOM_WATCH_MS, RoomWatch } from './room-watch.ts';
 import { OutboxStore } from './store.ts';
 import { Submitter } from './submit.ts';
 import type { OutboxSubmission } from './submission.ts';
@@ -57,6 +58,8 @@ export class TransactionOutbox {
   private readonly conflicts: NonceConflicts;
   private readonly submitter: Submitter;
   private readonly loop: PollingLoop;
+  /** Between passes, room made in send windows by new blocks (RoomWatch). */
+  private readonly roomLoop: PollingLoop;
   private readonly rewinds: ChainRewindWatch;
   private readonly confirmations: ConfirmationTracker;
   private readonly recorder: ReceiptRecorder;
@@ -148,6 +151,10 @@ export class TransactionOutbox {
     }, options.pollIntervalMs, (error) =>
       this.options.log?.warn(`outbox: ${error.message}`),
     );
+    const roomWatch = new RoomWatch({ chains, broadcaster: this.broadcaster });
+    this.roomLoop = new PollingLoop(() => roomWatch.check(), Math.min(ROOM_WATCH_MS, options.pollIntervalMs), (error) =>
+      this.options.log?.warn(`outbox: ${error.message}`),
+    );
   }
 
   /** Starts tracking: replays what a previous run left unmined and checks recent receipts still hold. */
@@ -165,10 +172,11 @@ export class TransactionOutbox {
       await this.verifyMined(chain);
     }
     this.loop.start();
+    this.roomLoop.start();
   }
 
   async stop(): Promise<void> {
-    await this.loop.stop();
+    await Promise.all([this.loop.stop(), this.roomLoop.stop()]);
     await this.broadcaster.drain();
   }
 

@@ -9,6 +9,7 @@ import { parseEther, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { parsePrometheusText, sumOf } from '../metrics/testing/prometheus-text.ts';
 import type { Services } from '../services.ts';
+import { eventually } from '../testing/eventually.ts';
 import { createTestInstallation, type TestInstallation } from '../testing/test-services.ts';
 
 const WINDOW = 4;
@@ -80,4 +81,29 @@ test('an account has at most its window unmined in the node; the rest wait, stor
     nonces.push(...ours.map((transaction) => transaction.nonce));
   }
   assert.deepEqual(nonces, Array.from({ length: TRANSFERS }, (_, index) => index));
+});
+
+test('between passes, a new block makes room at once: the waiting transactions go without waiting for the next pass', { timeout: 90_000 }, async () => {
+  // Passes a minute apart: after the first, only the watch of the chain's head can make room.
+  const spaced = await createTestInstallation({
+    chains: { main: { blockTimeSeconds: 1 }, ethereum: null, polygon: null },
+    outbox: { pollIntervalMs: 60_000, rebroadcastAfterMs: 120_000, sendWindow: 2 },
+  });
+  const opened = await spaced.open();
+  try {
+    const key = await opened.vault.createKey({ ownerType: 'fee_payer', ownerId: 'room', protection: 'server', secretKind: 'private_key' });
+    const client = opened.chains.get('main').client;
+    // Funded by the node, not the outbox, so that no pass is asked for.
+    await client.request({ method: 'anvil_setBalance' as never, params: [key.address, `0x${parseEther('1').toString(16)}`] as never });
+    const unlocked = await opened.vault.unlock(key.keyId);
+    const signer = { address: unlocked.address, account: unlocked.account };
+    const recipients = Array.from({ length: 6 }, () => privateKeyToAddress(generatePrivateKey()));
+    await Promise.all(recipients.map((to) => opened.outbox.submit({ idempotencyKey: `room:${to}`, chain: 'main', signer, to, value: 1n, gas: 21_000n })));
+    // Without waiting on them (a waiter would ask for a pass): the node's count alone.
+    await eventually('all six mined', 30_000, async () => ((await client.getTransactionCount({ address: signer.address })) === 6 ? true : undefined));
+    for (const to of recipients) assert.equal(await client.getBalance({ address: to }), 1n);
+  } finally {
+    await opened.close();
+    await spaced.remove();
+  }
 });
