@@ -44,6 +44,6 @@ test("the accounts waiting for room have their mined counts read once their chai
   calls.length = 0;
   head = new Error('connection refused');
   await watch.check();
-  assert.deepEqual(calls, ['eth_blockNumber'], "a node that does not answer is left to the pass");
+  assert.deepEqual(calls, ['eth_blockNumber'], 'a node that does not answer is left to the pass');
   assert.equal(counted.length, 2);
 });

@@ -29,7 +29,11 @@ export class RoomWatch {
   async check(): Promise<void> {
     const { chains, broadcaster } = this.deps;
     const byChain = new Map<string, Array<Pick<OutboxRow, 'chain' | 'from_address'>>>();
-    for (const account of broadcaster.waitingAccounts()) byChain.set(account.chain, [...(byChain.get(account.chain) ?? []), account]);
+    for (const account of broadcaster.waitingAccounts()) {
+      const accounts = byChain.get(account.chain);
+      if (accounts) accounts.push(account);
+      else byChain.set(account.chain, [account]);
+    }
     for (const name of this.heads.keys()) if (!byChain.has(name)) this.heads.delete(name);
     if (byChain.size === 0) return;
     const moved = await Promise.all(
