@@ -34,7 +34,11 @@ function rawReceipt(row: OutboxRow, block: number, blockHash = `0x${`b${block}`.
 }
 
 /** A chain whose node holds `blocks` (block number -> rows), recording each call by method. */
-function chainOf(blocks: Map<number, OutboxRow[]>, calls: string[], options: { blockReceipts?: 'missing' | { blockHash: string } } = {}): ChainContext {
+function chainOf(
+  blocks: Map<number, OutboxRow[]>,
+  calls: string[],
+  options: { blockReceipts?: 'missing' | { blockHash: string }; headHashes?: Map<number, string> } = {},
+): ChainContext {
   const blockOf = (hash: string) => [...blocks].find(([, rows]) => rows.some((row) => row.tx_hash === hash))?.[0];
   const request = async ({ method, params }: { method: string; params: unknown[] }) => {
     calls.push(method);
@@ -52,7 +56,13 @@ function chainOf(blocks: Map<number, OutboxRow[]>, calls: string[], options: { b
     if (number === undefined) throw Object.assign(new Error('not found'), { name: 'TransactionReceiptNotFoundError' });
     return { transactionHash: hash, blockNumber: BigInt(number), blockHash: `0x${`b${number}`.padStart(64, '0')}`, status: 'success', gasUsed: 21_000n, contractAddress: null, logs: [] };
   };
-  return { name: 'main', client: { request, getTransactionReceipt } } as unknown as ChainContext;
+  /** The chain's block at a height: its hash `0xb<number>` unless `headHashes` says another replaced it. */
+  const getBlock = async ({ blockNumber }: { blockNumber: bigint }) => {
+    calls.push('eth_getBlockByNumber');
+    const number = Number(blockNumber);
+    return { number: blockNumber, hash: options.headHashes?.get(number) ?? `0x${`b${number}`.padStart(64, '0')}` };
+  };
+  return { name: 'main', client: { request, getTransactionReceipt, getBlock } } as unknown as ChainContext;
 }
 
 const allMined = new Map([[`main:${FROM}`, 100]]);
@@ -91,6 +101,25 @@ test("receipts of another block than the one named (a reorg between the calls) a
   calls.length = 0;
   await receiptsOf({ get: () => missing }, rows, allMined);
   assert.deepEqual(calls, Array(10).fill('eth_getTransactionReceipt'), 'not asked again');
+});
+
+test('a block read whole is kept: the next pass takes the rest of it from there once the node shows the block still holds; a block replaced since is read again', async () => {
+  // A block holding more of ours than a pass reads: the first pass reads it whole for half of them.
+  const rows = Array.from({ length: 20 }, (_, index) => row(index));
+  const calls: string[] = [];
+  const headHashes = new Map<number, string>();
+  const chain = chainOf(new Map([[5, rows]]), calls, { headHashes });
+  await receiptsOf({ get: () => chain }, rows.slice(0, 10), allMined);
+  assert.deepEqual(calls, ['eth_getTransactionReceipt', 'eth_getBlockReceipts']);
+  calls.length = 0;
+  const rest = await receiptsOf({ get: () => chain }, rows.slice(10), allMined);
+  assert.deepEqual(calls, ['eth_getBlockByNumber'], 'the block is not read again');
+  assert.ok(rest.every((receipt, index) => receipt?.transactionHash === rows[10 + index]!.tx_hash && Number(receipt.blockNumber) === 5));
+  // A reorg replaced block 5 (the node now names another hash at its height): the kept receipts go.
+  headHashes.set(5, `0x${'c'.repeat(64)}`);
+  calls.length = 0;
+  await receiptsOf({ get: () => chain }, rows.slice(10), allMined);
+  assert.deepEqual(calls, ['eth_getBlockByNumber', 'eth_getTransactionReceipt', 'eth_getBlockReceipts']);
 });
 
 describe('receipts a block at a time (real node)', () => {

@@ -89,6 +89,44 @@ const BLOCK_RECEIPTS_FROM = 8;
 const BLOCK_RECEIPTS_MOST = 16;
 /** Chains whose node does not know `eth_getBlockReceipts` (not every node has it): asked one receipt at a time. */
 const withoutBlockReceipts = new WeakSet<ChainContext>();
+/** Blocks whose receipts are kept per chain, the latest read. */
+const KEPT_BLOCKS = 4;
+/**
+ * Per chain, the receipts of the blocks last read whole, by block hash, then by lowercase
+ * transaction hash: a pass reads at most its batch of rows, and a block can hold more of ours than
+ * that, so the next pass finds the rest of the block here rather than asking the node for the
+ * whole block again (on anvil, a block of a thousand transfers costs the node 0.2 s a read).
+ */
+const keptBlocks = new WeakMap<ChainContext, Map<Hex, { number: bigint; receipts: Map<string, TransactionReceipt> }>>();
+
+/** Receipts of `wanted` from the blocks kept, each block checked still on the chain (one call a block). */
+async function keptReceiptsOf(chain: ChainContext, wanted: Set<string>): Promise<Map<string, MinedReceipt>> {
+  const found = new Map<string, MinedReceipt>();
+  const kept = keptBlocks.get(chain);
+  if (!kept) return found;
+  for (const [blockHash, block] of [...kept]) {
+    const ours = [...wanted].filter((hash) => block.receipts.has(hash));
+    if (ours.length === 0) continue;
+    const onChain = await chain.client.getBlock({ blockNumber: block.number }).catch(() => undefined);
+    if (onChain?.hash !== blockHash) {
+      kept.delete(blockHash);
+      continue;
+    }
+    for (const hash of ours) found.set(hash, block.receipts.get(hash)!);
+  }
+  return found;
+}
+
+function keepBlock(chain: ChainContext, blockHash: Hex, number: bigint, receipts: TransactionReceipt[]): void {
+  const kept = keptBlocks.get(chain) ?? new Map();
+  keptBlocks.set(chain, kept);
+  kept.delete(blockHash);
+  kept.set(blockHash, { number, receipts: new Map(receipts.map((receipt) => [receipt.transactionHash.toLowerCase(), receipt])) });
+  for (const oldest of kept.keys()) {
+    if (kept.size <= KEPT_BLOCKS) break;
+    kept.delete(oldest);
+  }
+}
 
 /**
  * Receipts of many due rows of one chain, by lowercase hash, a block at a time: the receipt of the
@@ -98,10 +136,10 @@ const withoutBlockReceipts = new WeakSet<ChainContext>();
  * method, one not mined after all) are the caller's to ask for one at a time.
  */
 async function blockReceiptsOf(chain: ChainContext, rows: OutboxRow[]): Promise<Map<string, MinedReceipt>> {
-  const found = new Map<string, MinedReceipt>();
-  if (withoutBlockReceipts.has(chain)) return found;
+  if (withoutBlockReceipts.has(chain)) return new Map();
   const wanted = new Set(rows.map((row) => row.tx_hash.toLowerCase()));
-  let left = [...rows].sort((a, b) => a.created_ms - b.created_ms || a.nonce - b.nonce);
+  const found = await keptReceiptsOf(chain, wanted);
+  let left = rows.filter((row) => !found.has(row.tx_hash.toLowerCase())).sort((a, b) => a.created_ms - b.created_ms || a.nonce - b.nonce);
   for (let blocks = 0; blocks < BLOCK_RECEIPTS_MOST && left.length >= BLOCK_RECEIPTS_FROM; blocks++) {
     const first = left[0]!;
     left = left.slice(1);
@@ -116,10 +154,12 @@ async function blockReceiptsOf(chain: ChainContext, rows: OutboxRow[]): Promise<
       if (isMethodUnknown(error)) withoutBlockReceipts.add(chain);
       break;
     }
-    for (const item of block) {
+    // Only the block the first receipt named: another (a reorg between the two calls) is left to the one-at-a-time reads.
+    const named = block.filter((item) => item.blockHash === receipt.blockHash);
+    if (named.length > 0) keepBlock(chain, receipt.blockHash, receipt.blockNumber, named);
+    for (const item of named) {
       const hash = item.transactionHash.toLowerCase();
-      // Only the block the first receipt named: another (a reorg between the two calls) is left to the one-at-a-time reads.
-      if (wanted.has(hash) && item.blockHash === receipt.blockHash) found.set(hash, item);
+      if (wanted.has(hash)) found.set(hash, item);
     }
     left = left.filter((row) => !found.has(row.tx_hash.toLowerCase()));
   }
