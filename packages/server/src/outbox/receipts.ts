@@ -10,6 +10,7 @@ import { rowAccountKey } from './submission.ts';
 const VERIFY_BATCH = 1000;
 
 export interface MinedReceipt {
+  transactionHash: Hex;
   status: 'success' | 'reverted';
   blockNumber: bigint;
   blockHash: Hex;
