@@ -9,6 +9,7 @@ import { createBackup } from './backup/commands.ts';
 import { buildMintPayload, mintOk } from './cards/testing/card-factories.ts';
 import { claimDataDir } from './cli/service-record.ts';
 import { signedInPartner } from './partner-api/testing/partner-session.ts';
+import { eventually } from './testing/eventually.ts';
 import { createTestInstallation, type TestInstallation } from './testing/test-services.ts';
 import { buildPng } from './uploads/testing/media.ts';
 import { uploadBody } from './uploads/testing/multipart.ts';
@@ -69,6 +70,9 @@ test('what the service writes is owner-only under a 022 umask: the store and its
     const uploaded = await app.inject({ method: 'POST', url: '/v2/wallet/image', payload: image.payload, headers: { ...image.headers, authorization: partner.token } });
     assert.equal(uploaded.statusCode, 200, uploaded.body);
     await mintOk(app, partner.token, buildMintPayload(partner, { to_address: [partner.partner.main_address] }));
+    // The node dumps its state a second after it starts and every second after; a backup taken
+    // before the first dump has none to copy (the outbox replays onto a restored node).
+    await eventually('the node\'s first state dump', 30_000, async () => (existsSync(join(dataDir, 'chains/main/state.json')) ? true : undefined));
     await createBackup(services, join(backups, 'one'));
     await app.close();
     // While it runs (nothing was tightened at start: the directory was new).
