@@ -1,5 +1,5 @@
 import { createTransport, RpcRequestError, type EIP1193RequestFn, type Transport } from 'viem';
-import { getHttpRpcClient } from 'viem/utils';
+import { rpcHttpClient } from './rpc-http-client.ts';
 
 /** Most calls in one JSON-RPC batch (viem's default). */
 const BATCH_SIZE = 1000;
@@ -21,18 +21,18 @@ interface Queued {
  * in one turn go together as one JSON-RPC batch once the turn ends (setImmediate), a call made alone
  * as a plain request. viem's own batching holds every call, alone or not, for a timer
  * (`setTimeout(0)`, a millisecond or more in Node.js): two such waits were a sixth of an A7 call.
- * Timeouts, errors and retries are viem's (its HTTP client and createTransport).
+ * Each request goes over rpcHttpClient (connections kept open); retries are viem's (createTransport).
  */
 export function batchedHttp(url: string, options: { retryCount: number; timeout: number }): Transport {
   return () => {
-    const rpc = getHttpRpcClient(url, { timeout: options.timeout });
+    const rpc = rpcHttpClient(url, { timeout: options.timeout });
     let queue: Queued[] = [];
     let nextId = 1;
 
     const send = (calls: Queued[]): void => {
       if (calls.length === 1) {
         const [only] = calls as [Queued];
-        rpc.request({ body: only.body }).then(only.resolve, only.reject);
+        rpc.request({ body: only.body }).then((answer) => only.resolve(answer as Answer), only.reject);
         return;
       }
       rpc.request({ body: calls.map((call) => call.body) }).then(
