@@ -71,6 +71,15 @@ test('a node that does not answer in time is a TimeoutError; one that cannot be 
     .catch((error: unknown) => error);
   assert.ok(late instanceof TimeoutError, String(late));
   assert.ok(isNodeUnreachable(late));
+  // Headers and part of the body, then nothing: the wait is bounded all the same.
+  handle = (_body, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.write('{"jsonrpc":"2.0",');
+  };
+  const stalled = await rpcHttpClient(url, { timeout: 200 })
+    .request({ body: { id: 2, method: 'eth_blockNumber' } })
+    .catch((error: unknown) => error);
+  assert.ok(stalled instanceof TimeoutError, String(stalled));
   const refused = await rpcHttpClient('http://127.0.0.1:9', { timeout: 2_000 })
     .request({ body: { id: 1, method: 'eth_blockNumber' } })
     .catch((error: unknown) => error);

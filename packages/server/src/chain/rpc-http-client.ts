@@ -37,14 +37,20 @@ export function rpcHttpClient(url: string, options: { timeout: number }) {
 
   const post = (text: string) =>
     new Promise<{ status: number; headers: IncomingHttpHeaders; text: string }>((resolve, reject) => {
-      let timedOut = false;
+      // Why this client ended the request (timeout, size), which wins over the socket error it causes.
+      let reason: Error | undefined;
+      const fail = (error: Error) => {
+        clearTimeout(timer);
+        reject(reason ?? error);
+      };
       const request = send(target, { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(text) } }, (response: IncomingMessage) => {
         const chunks: Buffer[] = [];
         let size = 0;
         response.on('data', (chunk: Buffer) => {
           size += chunk.length;
           if (size > MAX_RESPONSE_BYTES) {
-            request.destroy(new ResponseBodyTooLargeError({ maxSize: MAX_RESPONSE_BYTES, size }));
+            reason ??= new ResponseBodyTooLargeError({ maxSize: MAX_RESPONSE_BYTES, size });
+            request.destroy(reason);
             return;
           }
           chunks.push(chunk);
@@ -53,19 +59,13 @@ export function rpcHttpClient(url: string, options: { timeout: number }) {
           clearTimeout(timer);
           resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') });
         });
-        response.on('error', (error) => {
-          clearTimeout(timer);
-          reject(error);
-        });
+        response.on('error', fail);
       });
       const timer = setTimeout(() => {
-        timedOut = true;
-        request.destroy(new Error('timed out'));
+        reason ??= new TimeoutError({ body: JSON.parse(text) as Record<string, unknown>, url: target });
+        request.destroy(reason);
       }, options.timeout);
-      request.on('error', (error) => {
-        clearTimeout(timer);
-        reject(timedOut ? new TimeoutError({ body: JSON.parse(text) as Record<string, unknown>, url: target }) : error);
-      });
+      request.on('error', fail);
       request.end(text);
     });
 
