@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { BaseError } from 'viem';
 import { HealthSchema, LivenessSchema, ReadinessSchema } from './schema.ts';
 import { oldestUnminedCreatedMs } from './store.ts';
 
@@ -51,6 +52,16 @@ async function check(name: string, probe: () => Promise<unknown>): Promise<Check
     ]);
     return { name, ok: true };
   } catch (error) {
-    return { name, ok: false, error: (error as Error).message.split('\n')[0] };
+    return { name, ok: false, error: reasonOf(error) };
   }
+}
+
+/**
+ * Why a check failed, in one line. For a node's call, viem's message says only "HTTP request
+ * failed."; its details say why (`connect ECONNREFUSED 127.0.0.1:8545`, a timeout, the node's own
+ * error) without the URL, which may hold a provider's key.
+ */
+function reasonOf(error: unknown): string {
+  const details = error instanceof BaseError ? error.details : undefined;
+  return (details || (error as Error).message).split('\n')[0]!;
 }
