@@ -1,5 +1,10 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { HttpRequestError, ResponseBodyTooLargeError, RpcRequestError, TimeoutError } from 'viem';
@@ -104,4 +109,27 @@ test('a batch the node refuses with one error answers that error for each of its
   const answers = (await rpcHttpClient(url, { timeout: 5_000 }).request({ body: [{ id: 1, method: 'a' }, { id: 2, method: 'b' }] })) as Array<{ error: { message: string } }>;
   assert.equal(answers.length, 2);
   for (const answer of answers) assert.equal(answer.error.message, 'batches are off');
+});
+
+test('an https node is reached over TLS, and one whose certificate is not trusted is refused before anything is sent', async (t) => {
+  const directory = mkdtempSync(join(tmpdir(), 'rpc-tls-'));
+  t.after(() => rmSync(directory, { recursive: true, force: true }));
+  const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(directory, 'key.pem'), '-out', join(directory, 'cert.pem'), '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
+  if (made.error || made.status !== 0) return t.skip('needs the openssl command to make a certificate');
+  let asked = 0;
+  const tls = createTlsServer({ key: readFileSync(join(directory, 'key.pem')), cert: readFileSync(join(directory, 'cert.pem')) }, (_request, response) => {
+    asked += 1;
+    json(response, 200, { jsonrpc: '2.0', id: 1, result: '0x1' });
+  });
+  await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+  t.after(() => {
+    tls.closeAllConnections();
+    tls.close();
+  });
+  const refused = await rpcHttpClient(`https://localhost:${(tls.address() as AddressInfo).port}/v3/key`, { timeout: 5_000 })
+    .request({ body: { id: 1, method: 'eth_chainId' } })
+    .catch((error: unknown) => error);
+  assert.ok(refused instanceof HttpRequestError, String(refused));
+  assert.match(refused.message, /self[- ]signed certificate/);
+  assert.equal(asked, 0, 'no request reached the node');
 });

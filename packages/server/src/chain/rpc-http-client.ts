@@ -35,7 +35,7 @@ export function rpcHttpClient(url: string, options: { timeout: number }) {
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
   const send = secure ? httpsRequest : httpRequest;
 
-  const post = (text: string) =>
+  const post = (text: string, payload: object) =>
     new Promise<{ status: number; headers: IncomingHttpHeaders; text: string }>((resolve, reject) => {
       // Why this client ended the request (timeout, size), which wins over the socket error it causes.
       let reason: Error | undefined;
@@ -62,7 +62,7 @@ export function rpcHttpClient(url: string, options: { timeout: number }) {
         response.on('error', fail);
       });
       const timer = setTimeout(() => {
-        reason ??= new TimeoutError({ body: JSON.parse(text) as Record<string, unknown>, url: target });
+        reason ??= new TimeoutError({ body: payload as Record<string, unknown>, url: target });
         request.destroy(reason);
       }, options.timeout);
       request.on('error', fail);
@@ -75,7 +75,7 @@ export function rpcHttpClient(url: string, options: { timeout: number }) {
       const text = JSON.stringify(payload);
       let answer: { status: number; headers: IncomingHttpHeaders; text: string };
       try {
-        answer = await post(text);
+        answer = await post(text, payload);
       } catch (error) {
         if (error instanceof TimeoutError || error instanceof ResponseBodyTooLargeError) throw error;
         throw new HttpRequestError({ body: payload as Record<string, unknown>, cause: error as Error, url: target });
