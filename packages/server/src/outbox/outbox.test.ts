@@ -133,6 +133,34 @@ describe('transaction outbox (real node, real store)', () => {
     assert.equal(rows.length, 1);
   });
 
+  test('the same key from two processes at once, among other keys: one stored, both answered with it, and no nonce left unused', async () => {
+    const signer = await fundedSigner();
+    const other = new TransactionOutbox({ store: services.store, chains: services.chains, pollIntervalMs: 50, rebroadcastAfterMs: 1_000, sendWindow: 256 });
+    try {
+      const shared = { idempotencyKey: `shared:${signer.address}`, chain: 'main', signer, to: freshAddress(), value: 5n, gas: 21_000n };
+      // Each process's group holds the shared key and keys of its own: the group that loses the race
+      // on the shared key still stores its own ones.
+      const burst = [services.outbox, other].flatMap((outbox, side) => [
+        outbox.submit(shared),
+        ...Array.from({ length: 3 }, (_, index) => outbox.submit({ idempotencyKey: `own:${signer.address}:${side}:${index}`, chain: 'main', signer, to: freshAddress(), value: 1n, gas: 21_000n })),
+      ]);
+      const answers = await Promise.all(burst);
+      assert.equal(answers[0]!.id, answers[4]!.id, 'both processes answer the one stored row');
+      const unique = [...new Map(answers.map((answer) => [answer.id, answer])).values()];
+      assert.equal(unique.length, 7);
+      const mined = await Promise.all(unique.map((transaction) => services.outbox.waitForFinal(transaction.id)));
+      assert.deepEqual(
+        mined.map((transaction) => transaction.nonce).sort((a, b) => a - b),
+        [0, 1, 2, 3, 4, 5, 6],
+      );
+      const rows = await services.store.db.selectFrom('outbox_transactions').select('id').where('idempotency_key', '=', shared.idempotencyKey).execute();
+      assert.equal(rows.length, 1);
+      assert.equal(await services.chains.get('main').client.getTransactionCount({ address: signer.address }), 7);
+    } finally {
+      await other.stop();
+    }
+  });
+
   test('a transaction the node lost is broadcast again with the same bytes and hash', async () => {
     const signer = await fundedSigner();
     const client = services.chains.get('main').client;

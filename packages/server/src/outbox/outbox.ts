@@ -231,6 +231,10 @@ export class TransactionOutbox {
 
   private async settledTransaction(id: string, timeoutMs: number): Promise<OutboxTransaction> {
     const deadline = Date.now() + timeoutMs;
+    // A transaction this process has just stored and is sending for the first time is not final
+    // yet, and that broadcast looks for its receipt itself: the first read of the row is skipped
+    // (on an automining node it would sit beside the broadcast on the call's path).
+    let read = !this.broadcaster.isSending(id);
     for (;;) {
       // Listen before reading, so a settlement between the read and the wait is not missed.
       let settle: (transaction: OutboxTransaction | undefined) => void = () => {};
@@ -238,15 +242,18 @@ export class TransactionOutbox {
       const settled = new Promise<OutboxTransaction | undefined>((resolve) => (settle = (transaction) => resolve((settledMeanwhile = transaction))));
       this.settled.once(id, settle);
       try {
-        const transaction = await this.findById(id);
-        if (!transaction) throw new Error(`outbox: no transaction ${id}`);
-        // Settled while the row was read: the event says which receipt writes were made, the row does not.
-        if (settledMeanwhile && isFinal(settledMeanwhile)) return settledMeanwhile;
-        if (isFinal(transaction)) return transaction;
-        const left = deadline - Date.now();
-        if (left <= 0) throw new Error(`outbox: transaction ${transaction.txHash} not mined within ${timeoutMs} ms`);
-        // A first broadcast under way looks for the receipt itself once the node has answered.
-        if (!this.broadcaster.isSending(id)) this.kick();
+        if (read) {
+          const transaction = await this.findById(id);
+          if (!transaction) throw new Error(`outbox: no transaction ${id}`);
+          // Settled while the row was read: the event says which receipt writes were made, the row does not.
+          if (settledMeanwhile && isFinal(settledMeanwhile)) return settledMeanwhile;
+          if (isFinal(transaction)) return transaction;
+          if (deadline <= Date.now()) throw new Error(`outbox: transaction ${transaction.txHash} not mined within ${timeoutMs} ms`);
+          // A first broadcast under way looks for the receipt itself once the node has answered.
+          if (!this.broadcaster.isSending(id)) this.kick();
+        }
+        read = true;
+        const left = Math.max(deadline - Date.now(), 1);
         let timer: ReturnType<typeof setTimeout> | undefined;
         const final = await Promise.race([
           settled,

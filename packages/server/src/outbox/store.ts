@@ -37,6 +37,11 @@ export class OutboxStore {
     return this.db.selectFrom('outbox_transactions').selectAll().where('idempotency_key', '=', key).executeTakeFirst();
   }
 
+  /** The stored rows of any of `keys`. */
+  findByKeys(keys: string[]): Promise<OutboxRow[]> {
+    return this.db.selectFrom('outbox_transactions').selectAll().where('idempotency_key', 'in', keys).execute();
+  }
+
   findByHash(txHash: string): Promise<OutboxRow | undefined> {
     return this.db.selectFrom('outbox_transactions').selectAll().where('tx_hash', '=', txHash.toLowerCase()).executeTakeFirst();
   }
@@ -313,29 +318,19 @@ export class OutboxStore {
 export class GroupWrites {
   constructor(private readonly trx: DbTransaction) {}
 
-  /** Creates the account's nonce row if missing: a write, so it also takes the lock. */
-  async lockNonceRow(chain: string, address: string, startingNonce: number): Promise<void> {
-    await this.trx
+  /**
+   * Takes `count` nonces of the account in one upsert, which also locks its nonce row (SQLite's
+   * write lock, PostgreSQL's row lock); a missing row starts at `startingNonce`. Answers the next
+   * nonce after them.
+   */
+  async takeNonces(chain: string, address: string, startingNonce: number, count: number): Promise<number> {
+    const taken = await this.trx
       .insertInto('account_nonces')
-      .values({ chain, address, next_nonce: startingNonce })
-      .onConflict((conflict) => conflict.columns(['chain', 'address']).doNothing())
-      .execute();
-  }
-
-  rowsWithKeys(keys: string[]): Promise<OutboxRow[]> {
-    return this.trx.selectFrom('outbox_transactions').selectAll().where('idempotency_key', 'in', keys).execute();
-  }
-
-  /** Takes `count` nonces of the account; answers the next nonce after them. */
-  async allocateNonces(chain: string, address: string, count: number): Promise<number> {
-    const allocated = await this.trx
-      .updateTable('account_nonces')
-      .set((eb) => ({ next_nonce: eb('next_nonce', '+', count) }))
-      .where('chain', '=', chain)
-      .where('address', '=', address)
+      .values({ chain, address, next_nonce: startingNonce + count })
+      .onConflict((conflict) => conflict.columns(['chain', 'address']).doUpdateSet((eb) => ({ next_nonce: eb('account_nonces.next_nonce', '+', count) })))
       .returning('next_nonce')
       .executeTakeFirstOrThrow();
-    return allocated.next_nonce;
+    return taken.next_nonce;
   }
 
   async insert(rows: OutboxRow[]): Promise<void> {

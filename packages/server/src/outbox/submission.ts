@@ -27,9 +27,9 @@ export interface OutboxSubmission {
   alongside?: (trx: DbTransaction, row: OutboxRow) => Promise<void>;
   /**
    * Writes that decide whether the transaction may exist at all (a limit counted atomically): run
-   * in the DB transaction that stores the new row, before its nonce is taken and before it is
-   * signed, so a throw here leaves nothing signed, stored or sent. A submission with them is not
-   * signed ahead of its commit.
+   * in the DB transaction that stores the new row, before it is signed, so a throw here leaves
+   * nothing signed, stored or sent, and no nonce taken (the commit is undone). A submission with
+   * them is not signed ahead of its commit.
    */
   beforeSigning?: (trx: DbTransaction) => Promise<void>;
 }

@@ -43,7 +43,7 @@ interface FormedGroup {
 
 export interface SubmitterOptions {
   chains: Pick<ChainRegistry, 'get'>;
-  store: Pick<OutboxStore, 'findByKey' | 'inTransaction'>;
+  store: Pick<OutboxStore, 'findByKey' | 'findByKeys' | 'inTransaction'>;
   fees: Pick<FeeCache, 'fees'>;
   balances: Pick<BalanceReservations, 'reserve'>;
   nonces: NonceExpectations;
@@ -193,12 +193,22 @@ export class Submitter {
       group.forEach((item, index) => item.resolve(results[index]!));
     } catch (error) {
       for (const item of group) nonces.forget(accountKey(item.prepared));
+      // Keys stored meanwhile (a repeat, or the same key from another process) answer their rows;
+      // the others are stored again together.
+      const keys = [...new Set(group.map((item) => item.prepared.submission.idempotencyKey))];
+      const stored = new Map((await store.findByKeys(keys).catch(() => [])).map((row) => [row.idempotency_key, row]));
+      if (stored.size > 0) {
+        const rest: QueuedSubmission[] = [];
+        for (const item of group) {
+          const row = stored.get(item.prepared.submission.idempotencyKey);
+          if (row) item.resolve({ row, duplicate: true });
+          else rest.push(item);
+        }
+        if (rest.length > 0) await this.commitGroup(rest, new Map());
+        return;
+      }
       if (group.length === 1) {
-        const only = group[0]!;
-        // Another process stored the same key between our check and our insert.
-        const raced = await store.findByKey(only.prepared.submission.idempotencyKey).catch(() => undefined);
-        if (raced) only.resolve({ row: raced, duplicate: true });
-        else only.reject(error);
+        group[0]!.reject(error);
         return;
       }
       // Something in the group failed: store each on its own so only that one fails.
@@ -208,10 +218,12 @@ export class Submitter {
 }
 
 /**
- * Stores a group in one DB transaction with a handful of statements whatever its size: nonce
- * rows are locked first (a write, so SQLite takes its write lock and PostgreSQL its row locks, in
- * one order for every process so two groups never deadlock), keys are checked in one query,
- * each account's nonces are allocated in one update, and the rows go in with one insert.
+ * Stores a group in one DB transaction with a handful of statements whatever its size. Every key
+ * is taken for new (a repeat was answered before its group formed, or is in this group once): the
+ * unique index on the key refuses one stored meanwhile, and commitGroup answers it. Each account's
+ * nonces are taken first, in one upsert that also locks its nonce row (SQLite's write lock,
+ * PostgreSQL's row lock, in one order for every process so two groups never deadlock); then the
+ * caller's writes before signing, then the rows go in with one insert.
  */
 async function storeGroup(
   writes: GroupWrites,
@@ -219,56 +231,46 @@ async function storeGroup(
   signedAhead: Map<PreparedSubmission, Promise<OutboxRow | undefined>>,
 ): Promise<{ results: StoredSubmission[]; allocatedEnds: Map<string, number> }> {
   const accounts = new Map<string, { chain: ChainContext; from: Address; chainNonce: number; count: number; next: number }>();
+  // The first submission of each key is stored; any other in the group answers that row as a duplicate.
+  const fresh = new Map<string, PreparedSubmission>();
   for (const prepared of group) {
     const key = accountKey(prepared);
     const account = accounts.get(key) ?? { chain: prepared.chain, from: prepared.from, chainNonce: 0, count: 0, next: 0 };
     account.chainNonce = Math.max(account.chainNonce, prepared.chainNonce);
     accounts.set(key, account);
+    if (fresh.has(prepared.submission.idempotencyKey)) continue;
+    fresh.set(prepared.submission.idempotencyKey, prepared);
+    account.count += 1;
   }
   const ordered = [...accounts.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, account]) => account);
-  for (const account of ordered) await writes.lockNonceRow(account.chain.name, account.from, account.chainNonce);
-  const keys = [...new Set(group.map((prepared) => prepared.submission.idempotencyKey))];
-  const before = await writes.rowsWithKeys(keys);
-  const rowsByKey = new Map(before.map((row) => [row.idempotency_key, row]));
-  // The first submission of each new key is stored; any other answers that row as a duplicate.
-  const fresh = new Set<PreparedSubmission>();
-  const freshKeys = new Set<string>();
-  for (const prepared of group) {
-    const key = prepared.submission.idempotencyKey;
-    if (rowsByKey.has(key) || freshKeys.has(key)) continue;
-    fresh.add(prepared);
-    freshKeys.add(key);
-    accounts.get(accountKey(prepared))!.count += 1;
-  }
-  for (const prepared of fresh) {
-    const beforeSigning = prepared.submission.beforeSigning;
-    if (beforeSigning) await writes.beforeSigning(beforeSigning);
-  }
   const allocatedEnds = new Map<string, number>();
-  // In the same order as the locks above: two groups never wait on each other's rows.
   for (const account of ordered) {
     if (account.count === 0) continue;
-    const end = await writes.allocateNonces(account.chain.name, account.from, account.count);
+    const end = await writes.takeNonces(account.chain.name, account.from, account.chainNonce, account.count);
     account.next = end - account.count;
     allocatedEnds.set(accountKey(account), end);
+  }
+  for (const prepared of fresh.values()) {
+    const beforeSigning = prepared.submission.beforeSigning;
+    if (beforeSigning) await writes.beforeSigning(beforeSigning);
   }
   const now = Date.now();
   // A signature made ahead is used only when its nonce is the one allocated here.
   const created = await Promise.all(
-    [...fresh].map(async (prepared) => {
+    [...fresh.values()].map(async (prepared) => {
       const nonce = accounts.get(accountKey(prepared))!.next++;
       const ahead = await signedAhead.get(prepared);
       return ahead?.nonce === nonce ? ahead : signedRow(prepared, nonce, now);
     }),
   );
-  for (const row of created) rowsByKey.set(row.idempotency_key, row);
+  const rowsByKey = new Map(created.map((row) => [row.idempotency_key, row]));
   await writes.insert(created);
-  for (const prepared of fresh) {
+  for (const prepared of fresh.values()) {
     const alongside = prepared.submission.alongside;
     if (alongside) await writes.alongside(alongside, rowsByKey.get(prepared.submission.idempotencyKey)!);
   }
   return {
-    results: group.map((prepared) => ({ row: rowsByKey.get(prepared.submission.idempotencyKey)!, duplicate: !fresh.has(prepared) })),
+    results: group.map((prepared) => ({ row: rowsByKey.get(prepared.submission.idempotencyKey)!, duplicate: fresh.get(prepared.submission.idempotencyKey) !== prepared })),
     allocatedEnds,
   };
 }

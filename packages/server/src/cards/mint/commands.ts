@@ -11,14 +11,14 @@ import { finalReceipt } from '../../chain/final-receipt.ts';
 import type { TransactionOutbox } from '../../outbox/outbox.ts';
 import type { Logger } from 'pino';
 import { epochSeconds } from '../../store/database.ts';
-import type { CardDesignRow, CardMintBatchRow, PartnerRow } from '../../store/schema.ts';
+import type { CardDesignRow, CardMintBatchRow, OutboxRow, PartnerRow } from '../../store/schema.ts';
 import { monthKey } from '../../lib/time.ts';
 import { assertOwnContract, transactionRefusalError, unlockPartnerKey, waitUntilMined, type PartnerCardContract } from '../partner-signing.ts';
 import { TRANSFER_TOPIC } from '../../card-index/transfer-logs.ts';
 import { currentMintCount } from './mint-count.ts';
 import { designOf, mintRuleViolation, type CardDesign, type MintDesignPayload } from './payload.ts';
 import type { MintAnswer } from './schema.ts';
-import { findDesignByIdempotencyKey, findSecureUploadNames, insertMintDesign, listDesignBatches, markBatchFailed, markBatchMinted, markBatchSubmitted, releaseMintCount, reserveMintCount } from './store.ts';
+import { findDesignByIdempotencyKey, findSecureUploadNames, insertMintBatches, insertMintDesign, listDesignBatches, markBatchFailed, markBatchMinted, markBatchSubmitted, releaseMintCount, reserveMintCount } from './store.ts';
 import { Errors } from '../../errors/codes.ts';
 import { enqueueWebhookEvent } from '../../webhooks/events.ts';
 
@@ -148,8 +148,11 @@ export async function mintCards(deps: { config: Readonly<Config>; store: Store; 
   // answer before it) leaves nothing behind.
   const storeMint = async (trx: DbTransaction) => {
     if (!(await reserveMintCount(trx, partner.id, recipients.length, period))) throw new AppError(Errors.MintMonthlyLimit);
-    await insertMintDesign(trx, designRow, design.secureFiles, batches);
+    await insertMintDesign(trx, designRow, design.secureFiles);
   };
+  // The batches go in once the first one's transaction is stored, that one already `submitted`.
+  const storeBatches = (trx: DbTransaction, row: OutboxRow) =>
+    insertMintBatches(trx, batches.map((batch, index) => (index === 0 ? { ...batch, status: 'submitted' as const, outbox_id: row.id, tx_hash: row.tx_hash } : batch)));
 
   // Sent one after another: a batch that cannot be paid for stops the ones after it from being tried.
   const settled: CardMintBatchRow[] = [];
@@ -167,10 +170,11 @@ export async function mintCards(deps: { config: Readonly<Config>; store: Store; 
         to: batch.contract as Address,
         data: encodeFunctionData({ abi: cardNftAbi, functionName: 'mintBatch', args: [JSON.parse(batch.recipients), design.metadata.sendable] }),
         gas: BATCH_BASE_GAS + GAS_PER_CARD_BOUND * BigInt(batch.card_count),
-        ...(index === 0 ? { beforeSigning: storeMint } : {}),
         // Marked in the commit that stores the transaction: no batch is left `reserved` with its
         // transaction stored.
-        alongside: (trx, row) => markBatchSubmitted(trx, batch.id, { id: row.id, txHash: row.tx_hash }),
+        ...(index === 0
+          ? { beforeSigning: storeMint, alongside: storeBatches }
+          : { alongside: (trx: DbTransaction, row: OutboxRow) => markBatchSubmitted(trx, batch.id, { id: row.id, txHash: row.tx_hash }) }),
       });
       settled.push({ ...batch, status: 'submitted', outbox_id: transaction.id, tx_hash: transaction.txHash });
     } catch (error) {

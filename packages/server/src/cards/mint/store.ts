@@ -28,8 +28,8 @@ export async function releaseMintCount(trx: Db | DbTransaction, partnerId: strin
     .execute();
 }
 
-/** Stores a mint's design, the secure files it names and its batches (inside the mint's transaction). */
-export async function insertMintDesign(trx: DbTransaction, design: CardDesignRow, secureFiles: string[], batches: CardMintBatchRow[]): Promise<void> {
+/** Stores a mint's design and the secure files it names (inside the mint's transaction). */
+export async function insertMintDesign(trx: DbTransaction, design: CardDesignRow, secureFiles: string[]): Promise<void> {
   await trx.insertInto('card_designs').values(design).execute();
   if (secureFiles.length > 0) {
     await trx
@@ -37,7 +37,10 @@ export async function insertMintDesign(trx: DbTransaction, design: CardDesignRow
       .values(secureFiles.map((file_name) => ({ design_id: design.id, file_name })))
       .execute();
   }
-  // One statement for all of them: a mint of 1,000 recipients has 10 batches, each a round trip on PostgreSQL.
+}
+
+/** Stores a mint's batches in one statement (a mint of 1,000 recipients has 10, each a round trip on PostgreSQL). */
+export async function insertMintBatches(trx: DbTransaction, batches: CardMintBatchRow[]): Promise<void> {
   if (batches.length > 0) await trx.insertInto('card_mint_batches').values(batches).execute();
 }
 
