@@ -6,7 +6,8 @@ import { AppError } from '../errors/app-error.ts';
 import { buildApprovedPartner } from '../testing/factories.ts';
 import { openTestServices, type TestServices } from '../testing/test-services.ts';
 import { buildAddresses } from './testing/card-factories.ts';
-import { transactionRefusalError } from './partner-signing.ts';
+import { partnerCardContract, transactionRefusalError } from './partner-signing.ts';
+import { Errors } from '../errors/codes.ts';
 
 let services: TestServices;
 before(async () => {
@@ -43,4 +44,32 @@ test('a card transaction that would revert is refused naming the contract error,
   const escrow = (await services.chains.get('main').client.readContract({ address: (await buildApprovedPartner(services)).contractAddress, abi: cardNftAbi, functionName: 'escrow' })) as Address;
   const escrowRefusal = await refusalOf(escrow, encodeFunctionData({ abi: cardEscrowAbi, functionName: 'deposit', args: [stranger, [1n], []] }));
   assert.equal(escrowRefusal.detail, 'the transaction would revert: LengthMismatch(1, 0)');
+});
+
+test("a partner's deployed contract is read from the store once per process; a contract not found is read again", async () => {
+  const { partner, contractAddress } = await buildApprovedPartner(services);
+  // The store's db, counting the reads of nft_contracts.
+  let reads = 0;
+  const db = new Proxy(services.store.db, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (property !== 'selectFrom') return value;
+      return (table: string) => {
+        if (table === 'nft_contracts') reads += 1;
+        return (value as (table: string) => unknown).call(target, table);
+      };
+    },
+  });
+  const deps = { store: { db } };
+  const first = await partnerCardContract(deps, partner);
+  const again = await partnerCardContract(deps, { ...partner, contract_address: contractAddress.toUpperCase().replace('0X', '0x') });
+  assert.equal(first.address, contractAddress.toLowerCase());
+  assert.deepEqual(again, first);
+  assert.equal(reads, 1);
+
+  const [other] = buildAddresses(1) as [Address];
+  for (let call = 0; call < 2; call++) {
+    await assert.rejects(partnerCardContract(deps, { ...partner, contract_address: other }), (error: AppError) => error.code === Errors.NoContractAddress);
+  }
+  assert.equal(reads, 3);
 });
