@@ -33,7 +33,7 @@ const RECEIPT_LOOKS = 50;
 const RECEIPT_LOOK_MS = 1;
 
 export interface OutboxOptions {
-  store: Pick<Store, 'db' | 'dialect' | 'unsyncedTransaction'>;
+  store: Pick<Store, 'db' | 'dialect' | 'unsyncedTransaction' | 'groupCommit'>;
   chains: ChainRegistry;
   pollIntervalMs: number;
   rebroadcastAfterMs: number;

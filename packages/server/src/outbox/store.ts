@@ -26,11 +26,14 @@ export class OutboxStore {
   private readonly dialect: StoreDialect;
   /** Receipts are committed without waiting for the disk: a lost one is read from the chain again. */
   private readonly unsyncedTransaction: Store['unsyncedTransaction'];
+  /** PostgreSQL: a transaction of its own, statements pipelined. */
+  private readonly groupCommit: Store['groupCommit'];
 
-  constructor(store: Pick<Store, 'db' | 'dialect' | 'unsyncedTransaction'>) {
+  constructor(store: Pick<Store, 'db' | 'dialect' | 'unsyncedTransaction' | 'groupCommit'>) {
     this.db = store.db;
     this.dialect = store.dialect;
     this.unsyncedTransaction = store.unsyncedTransaction;
+    this.groupCommit = store.groupCommit;
   }
 
   findByKey(key: string): Promise<OutboxRow | undefined> {
@@ -85,8 +88,9 @@ export class OutboxStore {
     return known !== undefined;
   }
 
-  /** Runs `work` in one DB transaction. */
+  /** Runs `work` in one DB transaction (on PostgreSQL the store's own, its statements pipelined). */
   inTransaction<T>(work: (writes: GroupWrites) => Promise<T>): Promise<T> {
+    if (this.dialect === 'postgres') return this.groupCommit((trx) => work(new GroupWrites(trx)));
     return this.db.transaction().execute((trx) => work(new GroupWrites(trx)));
   }
 
@@ -265,16 +269,22 @@ export class OutboxStore {
       let failed: number | undefined;
       try {
         await this.unsyncedTransaction(async (trx) => {
-          await this.updateReceipts(trx, recorded, now);
+          // The receipts' statements are all sent before the writes (on PostgreSQL they share a round
+          // trip with them and the transaction's `begin`, in the same order of locks as before).
+          const updating = this.updateReceipts(trx, recorded, now);
+          updating.catch(() => undefined);
           for (const [index, write] of writes.entries()) {
             if (left.has(index)) continue;
             try {
               await write(trx);
             } catch (error) {
+              // A write that failed because the receipts' update did is not the one to leave out.
+              await updating;
               failed = index;
               throw error;
             }
           }
+          await updating;
         });
         return new Set([...writes.keys()].filter((index) => !left.has(index)));
       } catch (error) {
@@ -285,14 +295,16 @@ export class OutboxStore {
     }
   }
 
+  /** Sends every statement before it returns (in order, none waiting for another), then waits for them. */
   private async updateReceipts(trx: DbTransaction, recorded: OutboxRow[], now: number): Promise<void> {
+    const statements: Array<Promise<unknown>> = [];
     for (let start = 0; start < recorded.length; start += RECEIPT_BATCH) {
       const batch = recorded.slice(start, start + RECEIPT_BATCH);
       // Two processes can record the same receipts: PostgreSQL rows are locked in id order first,
       // or the two updates could take them in different orders and deadlock (one row has no order
-      // to keep: its update takes its lock, a round trip fewer). SQLite has one writer.
+      // to keep: its update takes its lock, a statement fewer). SQLite has one writer.
       if (this.dialect === 'postgres' && batch.length > 1) {
-        await trx.selectFrom('outbox_transactions').select('id').where('id', 'in', batch.map((row) => row.id)).orderBy('id').forUpdate().execute();
+        statements.push(trx.selectFrom('outbox_transactions').select('id').where('id', 'in', batch.map((row) => row.id)).orderBy('id').forUpdate().execute());
       }
       // One statement for the whole batch; Kysely builds no UPDATE ... FROM (VALUES ...) itself.
       const receipts = sql.join(
@@ -301,7 +313,7 @@ export class OutboxStore {
         ),
       );
       // A receipt read before another process confirmed the row never takes it back to `included`.
-      await sql`
+      statements.push(sql`
         with receipts (id, status, receipt_status, block_number, block_hash, gas_used, contract_address) as (values ${receipts})
         update outbox_transactions
         set status = receipts.status, receipt_status = receipts.receipt_status, block_number = cast(receipts.block_number as bigint),
@@ -309,8 +321,9 @@ export class OutboxStore {
           error = null, updated_ms = ${now}
         from receipts
         where outbox_transactions.id = receipts.id
-          and not (outbox_transactions.status = 'mined' and receipts.status = 'included')`.execute(trx);
+          and not (outbox_transactions.status = 'mined' and receipts.status = 'included')`.execute(trx));
     }
+    await Promise.all(statements);
   }
 }
 
@@ -333,10 +346,13 @@ export class GroupWrites {
     return taken.next_nonce;
   }
 
+  /** Sends every insert before it returns (in order, none waiting for another), then waits for them. */
   async insert(rows: OutboxRow[]): Promise<void> {
+    const inserts = [];
     for (let start = 0; start < rows.length; start += INSERT_BATCH) {
-      await this.trx.insertInto('outbox_transactions').values(rows.slice(start, start + INSERT_BATCH)).execute();
+      inserts.push(this.trx.insertInto('outbox_transactions').values(rows.slice(start, start + INSERT_BATCH)).execute());
     }
+    await Promise.all(inserts);
   }
 
   /** A submission's own writes (OutboxSubmission.alongside), in this transaction. */

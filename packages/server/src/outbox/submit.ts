@@ -244,15 +244,26 @@ async function storeGroup(
   }
   const ordered = [...accounts.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, account]) => account);
   const allocatedEnds = new Map<string, number>();
-  for (const account of ordered) {
-    if (account.count === 0) continue;
-    const end = await writes.takeNonces(account.chain.name, account.from, account.chainNonce, account.count);
-    account.next = end - account.count;
-    allocatedEnds.set(accountKey(account), end);
-  }
-  for (const prepared of fresh.values()) {
-    const beforeSigning = prepared.submission.beforeSigning;
-    if (beforeSigning) await writes.beforeSigning(beforeSigning);
+  // Sent without waiting, in lock order, ahead of the writes before signing: on PostgreSQL they share
+  // a round trip with the transaction's `begin` (pipelinedTransactions).
+  const taking = Promise.all(
+    ordered.map(async (account) => {
+      if (account.count === 0) return;
+      const end = await writes.takeNonces(account.chain.name, account.from, account.chainNonce, account.count);
+      account.next = end - account.count;
+      allocatedEnds.set(accountKey(account), end);
+    }),
+  );
+  // Awaited below; marked handled now, or a failure while the writes wait would be reported unhandled.
+  taking.catch(() => undefined);
+  try {
+    for (const prepared of fresh.values()) {
+      const beforeSigning = prepared.submission.beforeSigning;
+      if (beforeSigning) await writes.beforeSigning(beforeSigning);
+    }
+  } finally {
+    // Its failure, if any, is the first one: the writes after it fail because of it.
+    await taking;
   }
   const now = Date.now();
   // A signature made ahead is used only when its nonce is the one allocated here.
@@ -264,10 +275,16 @@ async function storeGroup(
     }),
   );
   const rowsByKey = new Map(created.map((row) => [row.idempotency_key, row]));
-  await writes.insert(created);
-  for (const prepared of fresh.values()) {
-    const alongside = prepared.submission.alongside;
-    if (alongside) await writes.alongside(alongside, rowsByKey.get(prepared.submission.idempotencyKey)!);
+  // The rows' inserts are all sent before the callers' writes, which may refer to them.
+  const inserting = writes.insert(created);
+  inserting.catch(() => undefined);
+  try {
+    for (const prepared of fresh.values()) {
+      const alongside = prepared.submission.alongside;
+      if (alongside) await writes.alongside(alongside, rowsByKey.get(prepared.submission.idempotencyKey)!);
+    }
+  } finally {
+    await inserting;
   }
   return {
     results: group.map((prepared) => ({ row: rowsByKey.get(prepared.submission.idempotencyKey)!, duplicate: fresh.get(prepared.submission.idempotencyKey) !== prepared })),

@@ -179,6 +179,45 @@ for (const kind of availableTestStoreKinds()) {
       }
     });
 
+    test('statements a transaction makes without waiting run in the order they were made; one that fails takes the whole transaction back', async () => {
+      const { store, cleanup } = await openTestStore(kind);
+      try {
+        // On PostgreSQL they go out together (a pipelined client): every tenth one counts the rows
+        // the ones before it wrote, which only the order they were made in gives.
+        const counts = await store.groupCommit((trx) =>
+          Promise.all(
+            Array.from({ length: 50 }, (_, index) =>
+              index % 10 === 9
+                ? sql<{ n: string | number }>`select count(*) as n from service_settings where key like 'order-%'`.execute(trx).then((result) => Number(result.rows[0]!.n))
+                : trx.insertInto('service_settings').values({ key: `order-${String(index).padStart(2, '0')}`, value: String(index) }).execute().then(() => undefined),
+            ),
+          ),
+        );
+        assert.deepEqual(counts.filter((count) => count !== undefined), [9, 18, 27, 36, 45]);
+
+        const settingsLike = async (pattern: string) =>
+          (await store.db.selectFrom('service_settings').select(['key', 'value']).where('key', 'like', pattern).orderBy('key').execute()).map((row) => `${row.key}=${row.value}`);
+        await assert.rejects(
+          store.groupCommit((trx) =>
+            Promise.all([
+              trx.insertInto('service_settings').values({ key: 'undone-1', value: 'v' }).execute(),
+              // A key stored above: the unique index refuses it, and what was sent after it fails too.
+              trx.insertInto('service_settings').values({ key: 'order-00', value: 'again' }).execute(),
+              trx.insertInto('service_settings').values({ key: 'undone-2', value: 'v' }).execute(),
+            ]),
+          ),
+          /unique/i,
+        );
+        assert.deepEqual(await settingsLike('undone-%'), []);
+        assert.deepEqual(await settingsLike('order-00'), ['order-00=0']);
+        // The connection goes on serving transactions.
+        await store.groupCommit((trx) => trx.insertInto('service_settings').values({ key: 'undone-after', value: 'v' }).execute());
+        assert.deepEqual(await settingsLike('undone-%'), ['undone-after=v']);
+      } finally {
+        await cleanup();
+      }
+    });
+
     test('a store opened again opens as it is; one that ran a migration this version does not know is refused, naming it', async () => {
       const schema = kind === 'postgres' ? await createTestSchema() : undefined;
       const directory = mkdtempSync(join(tmpdir(), 'wallet-store-again-'));

@@ -146,9 +146,11 @@ export async function mintCards(deps: { config: Readonly<Config>; store: Store; 
   // The mint is stored in the commit that stores its first batch's transaction, before that is
   // signed: one commit less a call, and a mint refused there (4080; 4202 or a node that does not
   // answer before it) leaves nothing behind.
+  // The design goes out beside the count, without waiting for it (one round trip on PostgreSQL): a
+  // count refused undoes the commit, design included.
   const storeMint = async (trx: DbTransaction) => {
-    if (!(await reserveMintCount(trx, partner.id, recipients.length, period))) throw new AppError(Errors.MintMonthlyLimit);
-    await insertMintDesign(trx, designRow, design.secureFiles);
+    const [counted] = await Promise.all([reserveMintCount(trx, partner.id, recipients.length, period), insertMintDesign(trx, designRow, design.secureFiles)]);
+    if (!counted) throw new AppError(Errors.MintMonthlyLimit);
   };
   // The batches go in once the first one's transaction is stored, that one already `submitted`.
   const storeBatches = (trx: DbTransaction, row: OutboxRow) =>
