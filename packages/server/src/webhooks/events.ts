@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db, DbTransaction } from '../store/database.ts';
-import type { WebhookMessageRow } from '../store/schema.ts';
+import type { WebhookEndpointRow, WebhookMessageRow } from '../store/schema.ts';
 import { insertMessages, listEndpoints } from './store.ts';
 
 /** The events a partner can receive (docs/webhooks.md has each payload). */
@@ -86,6 +86,14 @@ export function eventSubjects(type: string, data: Record<string, unknown>): stri
  *   if (await markBatchMinted(trx, batch.id, first)) await enqueueWebhookEvent(trx, { partnerId, type: 'card.minted', data });
  * });
  */
+/**
+ * The partner's endpoints, for an enqueueWebhookEvent later in the same transaction: read beside
+ * the statements before it (on PostgreSQL one round trip with them, pipelinedTransactions).
+ */
+export function webhookEndpoints(db: Db | DbTransaction, partnerId: string): Promise<WebhookEndpointRow[]> {
+  return listEndpoints(db, partnerId);
+}
+
 export async function enqueueWebhookEvent(
   db: Db | DbTransaction,
   event: {
@@ -97,9 +105,11 @@ export async function enqueueWebhookEvent(
     eventKey?: string;
     /** Held until this outbox transaction is mined (see holdWebhookEvent). */
     outboxKey?: string;
+    /** The partner's endpoints, read ahead in the same transaction (webhookEndpoints); read here otherwise. */
+    endpoints?: Promise<WebhookEndpointRow[]>;
   },
 ): Promise<void> {
-  const endpoints = (await listEndpoints(db, event.partnerId)).filter((endpoint) => (JSON.parse(endpoint.events) as string[]).includes(event.type));
+  const endpoints = (await (event.endpoints ?? listEndpoints(db, event.partnerId))).filter((endpoint) => (JSON.parse(endpoint.events) as string[]).includes(event.type));
   if (endpoints.length === 0) return;
   const atMs = event.atMs ?? Date.now();
   const payload = webhookPayload(event.type, event.data, atMs);
