@@ -161,6 +161,48 @@ describe('transaction outbox (real node, real store)', () => {
     }
   });
 
+  test('a waiter reads its row again less often the longer it waits, and still finds a receipt recorded elsewhere', async () => {
+    const signer = await fundedSigner();
+    const client = services.chains.get('main').client;
+    const rpc = (method: string, params: unknown[] = []) => client.request({ method: method as never, params: params as never });
+    // A second process, waiting only: it sends nothing and records nothing, so it hears of the
+    // transaction only by reading its row. Its reads of rows by id are counted.
+    let reads = 0;
+    const counted = services.store.db.withPlugin({
+      transformQuery: (args) => {
+        const node = args.node as { kind: string; from?: { froms: Array<{ table?: { identifier?: { name?: string } } }> } };
+        if (node.kind === 'SelectQueryNode' && node.from?.froms[0]?.table?.identifier?.name === 'outbox_transactions') reads += 1;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    });
+    const waiter = new TransactionOutbox({ store: { ...services.store, db: counted }, chains: services.chains, pollIntervalMs: 50, rebroadcastAfterMs: 1_000, sendWindow: 256 });
+    await rpc('evm_setAutomine', [false]);
+    try {
+      const to = freshAddress();
+      const submitted = await services.outbox.submit({ idempotencyKey: `waiting:${to}`, chain: 'main', signer, to, value: 4n });
+      // Sent, then nobody tracks it: it stays in the node's pool, unmined.
+      await services.outbox.stop();
+      // Two seconds unmined: read at 0, 100, 300, 700 ms and then every 400 ms, about 8 reads; every
+      // 100 ms it would be 21. A busy machine fires the timers late, so fewer.
+      await assert.rejects(waiter.waitForFinal(submitted.id, 2_000), /not mined within 2000 ms/);
+      assert.ok(reads >= 2 && reads <= 10, `${reads} reads in 2 s`);
+      // Mined, and its receipt recorded by the first process once it tracks again: the waiter
+      // learns it from the row.
+      const waiting = waiter.waitForFinal(submitted.id, 30_000);
+      await rpc('evm_mine');
+      await services.outbox.start();
+      const final = await waiting;
+      assert.equal(final.status, 'mined');
+      assert.equal(final.receiptStatus, 'success');
+      assert.equal(await client.getBalance({ address: to }), 4n);
+    } finally {
+      await rpc('evm_setAutomine', [true]);
+      await services.outbox.start();
+      await waiter.stop();
+    }
+  });
+
   test('a transaction the node lost is broadcast again with the same bytes and hash', async () => {
     const signer = await fundedSigner();
     const client = services.chains.get('main').client;

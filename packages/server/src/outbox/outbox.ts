@@ -235,6 +235,10 @@ export class TransactionOutbox {
     // yet, and that broadcast looks for its receipt itself: the first read of the row is skipped
     // (on an automining node it would sit beside the broadcast on the call's path).
     let read = !this.broadcaster.isSending(id);
+    // This process's settlements arrive as events; the row is read again for one made by another
+    // process, at first every two poll intervals, then less often the longer the wait (up to eight):
+    // a backlog of waiting calls would otherwise read every waiting row several times a second.
+    let readAgainMs = this.options.pollIntervalMs * 2;
     for (;;) {
       // Listen before reading, so a settlement between the read and the wait is not missed.
       let settle: (transaction: OutboxTransaction | undefined) => void = () => {};
@@ -257,8 +261,9 @@ export class TransactionOutbox {
         let timer: ReturnType<typeof setTimeout> | undefined;
         const final = await Promise.race([
           settled,
-          new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.min(left, this.options.pollIntervalMs * 2)))),
+          new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.min(left, readAgainMs)))),
         ]);
+        readAgainMs = Math.min(readAgainMs * 2, this.options.pollIntervalMs * 8);
         clearTimeout(timer);
         // Settled in this process: the event carries the stored outcome, no need to read it back.
         if (final && isFinal(final)) return final;
