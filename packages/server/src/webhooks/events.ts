@@ -86,14 +86,6 @@ export function eventSubjects(type: string, data: Record<string, unknown>): stri
  *   if (await markBatchMinted(trx, batch.id, first)) await enqueueWebhookEvent(trx, { partnerId, type: 'card.minted', data });
  * });
  */
-/**
- * The partner's endpoints, for an enqueueWebhookEvent later in the same transaction: read beside
- * the statements before it (on PostgreSQL one round trip with them, pipelinedTransactions).
- */
-export function webhookEndpoints(db: Db | DbTransaction, partnerId: string): Promise<WebhookEndpointRow[]> {
-  return listEndpoints(db, partnerId);
-}
-
 export async function enqueueWebhookEvent(
   db: Db | DbTransaction,
   event: {
@@ -105,7 +97,7 @@ export async function enqueueWebhookEvent(
     eventKey?: string;
     /** Held until this outbox transaction is mined (see holdWebhookEvent). */
     outboxKey?: string;
-    /** The partner's endpoints, read ahead in the same transaction (webhookEndpoints); read here otherwise. */
+    /** The partner's endpoints (listEndpoints), read ahead in the same transaction beside the statements before it; read here otherwise. */
     endpoints?: Promise<WebhookEndpointRow[]>;
   },
 ): Promise<void> {

@@ -20,7 +20,8 @@ import { designOf, mintRuleViolation, type CardDesign, type MintDesignPayload } 
 import type { MintAnswer } from './schema.ts';
 import { findDesignByIdempotencyKey, findSecureUploadNames, insertMintBatches, insertMintDesign, listDesignBatches, markBatchFailed, markBatchMinted, markBatchSubmitted, releaseMintCount, reserveMintCount } from './store.ts';
 import { Errors } from '../../errors/codes.ts';
-import { enqueueWebhookEvent, webhookEndpoints } from '../../webhooks/events.ts';
+import { enqueueWebhookEvent } from '../../webhooks/events.ts';
+import { listEndpoints } from '../../webhooks/store.ts';
 
 /**
  * Gas one card of a batch may take at most (about 31,000 for a recipient holding no card of the
@@ -334,7 +335,7 @@ async function markMinted(trx: DbTransaction, batch: CardMintBatchRow, txHash: s
   const marking = markBatchMinted(trx, batch.id, firstTokenId);
   // Read beside the mark, not after its answer (a round trip less on PostgreSQL); unused when the
   // batch had moved on already.
-  const endpoints = webhookEndpoints(trx, batch.partner_id);
+  const endpoints = listEndpoints(trx, batch.partner_id);
   endpoints.catch(() => undefined);
   if (!(await marking)) {
     await endpoints;
