@@ -373,6 +373,42 @@ describe('transaction outbox (real node, real store)', () => {
     assert.equal(await services.chains.get('main').client.getTransactionCount({ address: signer.address }), 3);
   });
 
+  test("submissions at once with statements of their own store them in their commit; one whose statement fails is neither stored nor sent, the others are", async () => {
+    const signer = await fundedSigner();
+    const recipients = Array.from({ length: 4 }, freshAddress);
+    const settingKey = (to: string) => `test.statements.${to.toLowerCase()}`;
+    // The third one's setting is stored already: its insert fails on the unique key.
+    await services.store.db.insertInto('service_settings').values({ key: settingKey(recipients[2]!), value: 'before' }).execute();
+    const outcomes = await Promise.allSettled(
+      recipients.map((to) =>
+        services.outbox.submit({
+          idempotencyKey: `statements:${to}`,
+          chain: 'main',
+          signer,
+          to,
+          value: 1n,
+          alongsideStatements: (trx, row) => [trx.insertInto('service_settings').values({ key: settingKey(to), value: row.id }).execute()],
+        }),
+      ),
+    );
+    assert.deepEqual(outcomes.map((outcome) => outcome.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    const mined = await Promise.all(outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [services.outbox.waitForFinal(outcome.value.id)] : [])));
+    assert.deepEqual(mined.map((transaction) => transaction.receiptStatus), ['success', 'success', 'success']);
+    assert.deepEqual(mined.map((transaction) => transaction.nonce).sort(), [0, 1, 2]);
+    const settings = await services.store.db.selectFrom('service_settings').selectAll().where('key', 'in', recipients.map(settingKey)).execute();
+    const valueOf = new Map(settings.map((setting) => [setting.key, setting.value]));
+    for (const [index, to] of recipients.entries()) {
+      const stored = await services.outbox.findByIdempotencyKey(`statements:${to}`);
+      if (index === 2) {
+        assert.equal(stored, undefined, 'the refused one is not stored');
+        assert.equal(valueOf.get(settingKey(to)), 'before', 'and its statement changed nothing');
+      } else {
+        assert.equal(valueOf.get(settingKey(to)), stored?.id, 'stored with its statement, naming its row');
+      }
+    }
+    assert.equal(await services.chains.get('main').client.getTransactionCount({ address: signer.address }), 3);
+  });
+
   test("a waiter's writes are made in the commit that records the receipt; one that throws is undone alone and left to its waiter", async () => {
     const signer = await fundedSigner();
     const to = freshAddress();

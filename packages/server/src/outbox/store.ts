@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db, DbTransaction, Store } from '../store/database.ts';
 import type { StoreDialect } from '../store/migrations/index.ts';
 import type { OutboxRow } from '../store/schema.ts';
+import { commitBehindSent } from '../store/pipelined-transaction.ts';
 import { SIGNED_COLUMNS } from './lifecycle.ts';
 
 /** Rows per multi-row insert (kept under SQLite's bound-parameter limit). */
@@ -358,6 +359,16 @@ export class GroupWrites {
   /** A submission's own writes (OutboxSubmission.alongside), in this transaction. */
   alongside(work: (trx: DbTransaction, row: OutboxRow) => Promise<void>, row: OutboxRow): Promise<void> {
     return work(this.trx, row);
+  }
+
+  /** A submission's own statements (OutboxSubmission.alongsideStatements), in this transaction. */
+  alongsideStatements(work: (trx: DbTransaction, row: OutboxRow) => Array<Promise<unknown>>, row: OutboxRow): Array<Promise<unknown>> {
+    return work(this.trx, row);
+  }
+
+  /** Every statement of the commit has been made, and nothing is decided from their answers: see commitBehindSent. */
+  commitBehindSent(): void {
+    commitBehindSent(this.trx);
   }
 
   /** A submission's writes that come before it is signed (OutboxSubmission.beforeSigning), in this transaction. */

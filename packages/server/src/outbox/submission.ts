@@ -26,6 +26,13 @@ export interface OutboxSubmission {
    */
   alongside?: (trx: DbTransaction, row: OutboxRow) => Promise<void>;
   /**
+   * Writes like `alongside`'s that are statements alone, each made before the function returns and
+   * none deciding anything from an answer (a plain insert or update); answers their promises. When
+   * no submission of a commit has `alongside`, PostgreSQL's `commit` goes out behind the last of
+   * them (commitBehindSent), a round trip less before the transaction can be sent.
+   */
+  alongsideStatements?: (trx: DbTransaction, row: OutboxRow) => Array<Promise<unknown>>;
+  /**
    * Writes that decide whether the transaction may exist at all (a limit counted atomically): run
    * in the DB transaction that stores the new row, before it is signed, so a throw here leaves
    * nothing signed, stored or sent, and no nonce taken (the commit is undone). A submission with

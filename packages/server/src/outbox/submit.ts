@@ -223,7 +223,9 @@ export class Submitter {
  * unique index on the key refuses one stored meanwhile, and commitGroup answers it. Each account's
  * nonces are taken first, in one upsert that also locks its nonce row (SQLite's write lock,
  * PostgreSQL's row lock, in one order for every process so two groups never deadlock); then the
- * caller's writes before signing, then the rows go in with one insert.
+ * caller's writes before signing, then the rows go in with one insert, sent together with the
+ * callers' statements (alongsideStatements); when no caller has writes that wait on answers
+ * (alongside), PostgreSQL's commit goes out behind them in the same round trip.
  */
 async function storeGroup(
   writes: GroupWrites,
@@ -276,15 +278,20 @@ async function storeGroup(
   );
   const rowsByKey = new Map(created.map((row) => [row.idempotency_key, row]));
   // The rows' inserts are all sent before the callers' writes, which may refer to them.
-  const inserting = writes.insert(created);
-  inserting.catch(() => undefined);
+  const statements: Array<Promise<unknown>> = [writes.insert(created)];
+  for (const prepared of fresh.values()) {
+    const alongsideStatements = prepared.submission.alongsideStatements;
+    if (alongsideStatements) statements.push(...writes.alongsideStatements(alongsideStatements, rowsByKey.get(prepared.submission.idempotencyKey)!));
+  }
+  const sent = Promise.all(statements);
+  sent.catch(() => undefined);
+  const withAlongside = [...fresh.values()].filter((prepared) => prepared.submission.alongside);
+  // With nothing left to decide, the commit goes out behind the statements (PostgreSQL).
+  if (withAlongside.length === 0) writes.commitBehindSent();
   try {
-    for (const prepared of fresh.values()) {
-      const alongside = prepared.submission.alongside;
-      if (alongside) await writes.alongside(alongside, rowsByKey.get(prepared.submission.idempotencyKey)!);
-    }
+    for (const prepared of withAlongside) await writes.alongside(prepared.submission.alongside!, rowsByKey.get(prepared.submission.idempotencyKey)!);
   } finally {
-    await inserting;
+    await sent;
   }
   return {
     results: group.map((prepared) => ({ row: rowsByKey.get(prepared.submission.idempotencyKey)!, duplicate: fresh.get(prepared.submission.idempotencyKey) !== prepared })),

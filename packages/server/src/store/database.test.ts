@@ -9,6 +9,7 @@ import { availableTestStoreKinds, createTestSchema, openTestStore } from '../tes
 import { openStore, sqliteDriver, type DbTransaction, type Store } from './database.ts';
 import { storedSettingKeys } from './testing/stored-keys.ts';
 import { migrationProvider } from './migrations/index.ts';
+import { commitBehindSent } from './pipelined-transaction.ts';
 
 
 test('SQLite statements dropped from the cache are collected, and the process exits, without an abort', () => {
@@ -157,8 +158,8 @@ for (const kind of availableTestStoreKinds()) {
         ];
         await new Promise((resolve) => setTimeout(resolve, 20));
         release();
-        // SQLite commits it without an fsync; PostgreSQL's commit waits (the setting costs a round trip).
-        assert.equal(await unsynced, kind === 'postgres');
+        // Committed without an fsync: SQLite's synchronous=NORMAL, PostgreSQL's synchronous_commit=off.
+        assert.equal(await unsynced, false);
         assert.deepEqual(await Promise.all(others), [true, true]);
         // On SQLite the store's one connection is the unsynced transaction's until it ends.
         if (kind === 'sqlite') assert.equal(order[0], 'unsynced');
@@ -213,6 +214,49 @@ for (const kind of availableTestStoreKinds()) {
         // The connection goes on serving transactions.
         await store.groupCommit((trx) => trx.insertInto('service_settings').values({ key: 'undone-after', value: 'v' }).execute());
         assert.deepEqual(await settingsLike('undone-%'), ['undone-after=v']);
+      } finally {
+        await cleanup();
+      }
+    });
+
+    test('a commit sent behind the statements stores them all, or none when one fails; a statement made after it is refused', async () => {
+      const { store, cleanup } = await openTestStore(kind);
+      try {
+        const settingsLike = async (pattern: string) =>
+          (await store.db.selectFrom('service_settings').select('key').where('key', 'like', pattern).orderBy('key').execute()).map((row) => row.key);
+        const insert = (trx: DbTransaction, key: string) => trx.insertInto('service_settings').values({ key, value: 'v' }).execute();
+        await store.groupCommit(async (trx) => {
+          const sent = [insert(trx, 'behind-1'), insert(trx, 'behind-2')];
+          commitBehindSent(trx);
+          await Promise.all(sent);
+        });
+        assert.deepEqual(await settingsLike('behind-%'), ['behind-1', 'behind-2']);
+
+        // The second statement fails (a key stored above): the commit behind it takes the first back too.
+        await assert.rejects(
+          store.groupCommit(async (trx) => {
+            const sent = [insert(trx, 'undone-behind'), insert(trx, 'behind-1')];
+            commitBehindSent(trx);
+            await Promise.all(sent);
+          }),
+          /unique/i,
+        );
+        assert.deepEqual(await settingsLike('undone-behind'), []);
+
+        // On PostgreSQL the commit is on the wire: a later statement would run outside the
+        // transaction, and is refused. On SQLite the commit follows the work, and it is part of it.
+        const late = store.groupCommit(async (trx) => {
+          const sent = insert(trx, 'before-late');
+          commitBehindSent(trx);
+          await sent;
+          await insert(trx, 'late');
+        });
+        if (kind === 'postgres') await assert.rejects(late, /after its transaction was committed/);
+        else await late;
+        assert.deepEqual(await settingsLike('%late'), kind === 'postgres' ? ['before-late'] : ['before-late', 'late']);
+        // The connection goes on serving transactions.
+        await store.groupCommit((trx) => insert(trx, 'behind-after'));
+        assert.deepEqual(await settingsLike('behind-%'), ['behind-1', 'behind-2', 'behind-after']);
       } finally {
         await cleanup();
       }

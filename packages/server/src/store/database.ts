@@ -43,11 +43,11 @@ export interface Store {
    */
   groupCommit<T>(work: (trx: DbTransaction) => Promise<T>): Promise<T>;
   /**
-   * Runs `work` in a transaction whose commit need not wait for the disk: on SQLite it does not (an
-   * fsync less), so a power cut can lose it, a crash of the process cannot, and the next commit
-   * that waits makes it durable too; on PostgreSQL it waits like any other. Only for writes the
-   * service makes again from the chain when they are missing, such as the receipt of a transaction
-   * stored before it was sent.
+   * Runs `work` in a transaction whose commit need not wait for the disk: it does not (an fsync
+   * less; `synchronous_commit = off` on PostgreSQL), so a power cut or a crash of the database
+   * server can lose it whole, a crash of the process cannot, and the next commit that waits makes it
+   * durable too. Only for writes the service makes again from the chain when they are missing, such
+   * as the receipt of a transaction stored before it was sent.
    */
   unsyncedTransaction<T>(work: (trx: DbTransaction) => Promise<T>): Promise<T>;
   /** Answers when the store is reachable; used by /health. */
@@ -258,9 +258,9 @@ function openPostgres(options: StoreOptions): Store {
     dialect: 'postgres',
     // A commit there does not hold the event loop, and the pool runs several at once.
     groupCommit: transaction,
-    // A commit that waits: `set local synchronous_commit = off` is a round trip more, and A7 measured
-    // no faster with it (docs/performance.md).
-    unsyncedTransaction: transaction,
+    // `set local synchronous_commit = off` goes out behind `begin`: a crash of the server may lose
+    // the commit, never a part of it, and a later commit that waits flushes it with its own.
+    unsyncedTransaction: pipelinedTransactions(db, dialect, { synchronousCommit: false }),
     async ping() {
       await pool.query('select 1');
     },

@@ -154,8 +154,9 @@ export async function mintCards(deps: { config: Readonly<Config>; store: Store; 
     if (!counted) throw new AppError(Errors.MintMonthlyLimit);
   };
   // The batches go in once the first one's transaction is stored, that one already `submitted`.
-  const storeBatches = (trx: DbTransaction, row: OutboxRow) =>
-    insertMintBatches(trx, batches.map((batch, index) => (index === 0 ? { ...batch, status: 'submitted' as const, outbox_id: row.id, tx_hash: row.tx_hash } : batch)));
+  const storeBatches = (trx: DbTransaction, row: OutboxRow) => [
+    insertMintBatches(trx, batches.map((batch, index) => (index === 0 ? { ...batch, status: 'submitted' as const, outbox_id: row.id, tx_hash: row.tx_hash } : batch))),
+  ];
 
   // Sent one after another: a batch that cannot be paid for stops the ones after it from being tried.
   const settled: CardMintBatchRow[] = [];
@@ -174,10 +175,10 @@ export async function mintCards(deps: { config: Readonly<Config>; store: Store; 
         data: encodeFunctionData({ abi: cardNftAbi, functionName: 'mintBatch', args: [JSON.parse(batch.recipients), design.metadata.sendable] }),
         gas: BATCH_BASE_GAS + GAS_PER_CARD_BOUND * BigInt(batch.card_count),
         // Marked in the commit that stores the transaction: no batch is left `reserved` with its
-        // transaction stored.
+        // transaction stored. Plain statements: the commit goes out behind them.
         ...(index === 0
-          ? { beforeSigning: storeMint, alongside: storeBatches }
-          : { alongside: (trx: DbTransaction, row: OutboxRow) => markBatchSubmitted(trx, batch.id, { id: row.id, txHash: row.tx_hash }) }),
+          ? { beforeSigning: storeMint, alongsideStatements: storeBatches }
+          : { alongsideStatements: (trx: DbTransaction, row: OutboxRow) => [markBatchSubmitted(trx, batch.id, { id: row.id, txHash: row.tx_hash })] }),
       });
       settled.push({ ...batch, status: 'submitted', outbox_id: transaction.id, tx_hash: transaction.txHash });
     } catch (error) {

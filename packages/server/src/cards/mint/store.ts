@@ -39,14 +39,20 @@ export async function insertMintDesign(trx: DbTransaction, design: CardDesignRow
   }
 }
 
-/** Stores a mint's batches in one statement (a mint of 1,000 recipients has 10, each a round trip on PostgreSQL). */
-export async function insertMintBatches(trx: DbTransaction, batches: CardMintBatchRow[]): Promise<void> {
-  if (batches.length > 0) await trx.insertInto('card_mint_batches').values(batches).execute();
+/**
+ * Stores a mint's batches in one statement (a mint of 1,000 recipients has 10, each a round trip on
+ * PostgreSQL), made before it returns (OutboxSubmission.alongsideStatements).
+ */
+export function insertMintBatches(trx: DbTransaction, batches: CardMintBatchRow[]): Promise<unknown> {
+  return batches.length > 0 ? trx.insertInto('card_mint_batches').values(batches).execute() : Promise.resolve();
 }
 
-/** `reserved` to `submitted`, with its outbox transaction; a batch already moved on is left as it is. */
-export async function markBatchSubmitted(db: Db | DbTransaction, batchId: string, transaction: { id: string; txHash: string }, updatedAt = epochSeconds()): Promise<void> {
-  await db
+/**
+ * `reserved` to `submitted`, with its outbox transaction; a batch already moved on is left as it
+ * is. One statement, made before it returns (OutboxSubmission.alongsideStatements).
+ */
+export function markBatchSubmitted(db: Db | DbTransaction, batchId: string, transaction: { id: string; txHash: string }, updatedAt = epochSeconds()): Promise<unknown> {
+  return db
     .updateTable('card_mint_batches')
     .set({ status: 'submitted', outbox_id: transaction.id, tx_hash: transaction.txHash, updated_at: updatedAt })
     .where('id', '=', batchId)
