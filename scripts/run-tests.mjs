@@ -8,7 +8,7 @@
 // Usage: npm test [-- <path filter>...]
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
@@ -156,9 +156,10 @@ const bundles = await bundleTests(root, [...all.filter((file) => !throughLoader.
 process.on('exit', bundles.remove);
 if (drivesLoad) process.env.WALLET_TEST_LOAD_DRIVER = bundles.bundleOf.get(LOAD_DRIVER);
 
-// Files at once: WALLET_TEST_CONCURRENCY, else 3 (on two cores a third file runs while the others
-// wait on their nodes, browsers and timers).
-const concurrency = Number(process.env.WALLET_TEST_CONCURRENCY ?? 3);
+// Files at once: WALLET_TEST_CONCURRENCY, else two more than the cores (files wait on their nodes,
+// browsers and timers; on two cores, four at once took 10.1 minutes against 11.0 for three:
+// docs/performance.md, "npm test's time").
+const concurrency = Number(process.env.WALLET_TEST_CONCURRENCY ?? availableParallelism() + 2);
 
 // Both stores' files run in one pool, the longest first whatever their store, so that neither pass
 // ends on one long file on one core while the other idles. A bundle's PostgreSQL run is a copy of it

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type ServerOptions } from 'node:http';
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions, type FastifySchemaCompiler } from 'fastify';
-import { AjvCompiler } from '@fastify/ajv-compiler';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Services } from './services.ts';
 import { AppError, isAppError, isRefusedRequest, refusedRequestBody } from './errors/app-error.ts';
@@ -53,12 +52,14 @@ import { openApiRoutes } from './openapi/routes.ts';
 import { metricsRoutes } from './metrics/routes.ts';
 import { requestContext } from './logging/logger.ts';
 import { addSecretFieldsOfRoute } from './logging/redaction.ts';
-import { SECRET_AJV_KEYWORDS } from './lib/secret.ts';
+import { serializerFactory, validatorCompiler } from './http/schema-compilers.ts';
 
 export interface BuildAppOptions {
   services: Services;
   /** A pino logger for request logs; none by default (tests). */
   logger?: FastifyServerOptions['loggerInstance'];
+  /** Compile every route's validators and serializers while the app is built, not at first use (http/schema-compilers.ts). */
+  compileSchemasAtStart?: boolean;
 }
 
 /** What the router's own refusals say (Fastify's error codes). */
@@ -118,6 +119,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     },
     // Refused by Node's HTTP parser, before any of the above: the same 400 body.
     clientErrorHandler: answerClientError,
+    schemaController: { compilersFactory: { buildSerializer: serializerFactory({ atStart: options.compileSchemasAtStart ?? false }) } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.decorate('services', options.services);
   app.decorate('heldResults', a2a.heldResults);
@@ -127,7 +129,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await registerRateLimits(app, { config: options.services.config, db: options.services.store.db, onExceeded: () => options.services.metrics.rateLimitRefused() });
   // The log's redaction learns each route's fields marked secret (lib/secret.ts) as it is declared.
   app.addHook('onRoute', addSecretFieldsOfRoute);
-  app.setValidatorCompiler(validatorFor);
+  app.setValidatorCompiler(validatorCompiler({ atStart: options.compileSchemasAtStart ?? false }));
 
   app.setErrorHandler((thrown, request, reply) => {
     const error = asNodeOutage(thrown, request.log);
@@ -247,18 +249,6 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(exampleRoutes);
   return app as unknown as App;
 }
-
-/**
- * Schema validators. Path and query values arrive as text, so they are coerced to the schema's types
- * (and a lone query value to an array where one is wanted). JSON bodies carry their own types and are
- * taken as sent: `"card_id": "3"`, `true` or `[3]` where a number belongs is refused (400), not read
- * as some card. Validation errors of every route become the registry's 400 body.
- */
-const validators = AjvCompiler();
-const ajvOptions = { allErrors: false, removeAdditional: false, keywords: SECRET_AJV_KEYWORDS } as const;
-const coercingValidator = validators({}, { customOptions: { ...ajvOptions, coerceTypes: 'array' } }) as unknown as FastifySchemaCompiler<unknown>;
-const exactValidator = validators({}, { customOptions: { ...ajvOptions, coerceTypes: false } }) as unknown as FastifySchemaCompiler<unknown>;
-const validatorFor: FastifySchemaCompiler<unknown> = (route) => (route.httpPart === 'body' ? exactValidator : coercingValidator)(route);
 
 const isInfinite = (value: unknown) => typeof value === 'number' && !Number.isFinite(value);
 
