@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, DbTransaction } from '../store/database.ts';
+import { preparedQuery } from '../store/prepared-query.ts';
 import type { KeyOwnerType, ServiceInstanceTable, SigningKeyRow } from '../store/schema.ts';
 
 /** The columns a key is unsealed from, and its wrong-PIN count. */
@@ -26,8 +27,10 @@ export async function insertSigningKey(db: Db, row: SigningKeyRow): Promise<void
 }
 
 export async function findSealedKey(db: Db, keyId: string): Promise<SealedRow | undefined> {
-  return db.selectFrom('signing_keys').select(SEALED_COLUMNS).where('id', '=', keyId).executeTakeFirst();
+  return (await sealedKeyQuery(db, { keyId })).rows[0];
 }
+// Every signing with a PIN reads its key.
+const sealedKeyQuery = preparedQuery({ keyId: true }, (db, { keyId }: { keyId: string }) => db.selectFrom('signing_keys').select(SEALED_COLUMNS).where('id', '=', keyId));
 
 /** Sets the wrong-PIN count back to 0; whether the key exists. */
 export async function clearPinFailures(db: Db, keyId: string, now?: number): Promise<boolean> {

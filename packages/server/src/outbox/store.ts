@@ -3,6 +3,7 @@ import type { Db, DbTransaction, Store } from '../store/database.ts';
 import type { StoreDialect } from '../store/migrations/index.ts';
 import type { OutboxRow } from '../store/schema.ts';
 import { commitBehindSent } from '../store/pipelined-transaction.ts';
+import { preparedQuery } from '../store/prepared-query.ts';
 import { SIGNED_COLUMNS } from './lifecycle.ts';
 
 /** Rows per multi-row insert (kept under SQLite's bound-parameter limit). */
@@ -328,6 +329,17 @@ export class OutboxStore {
   }
 }
 
+const takeNoncesQuery = preparedQuery({ chain: true, address: true, nextIfNew: true, count: true }, (db, values: { chain: string; address: string; nextIfNew: number; count: number }) =>
+  db
+    .insertInto('account_nonces')
+    .values({ chain: values.chain, address: values.address, next_nonce: values.nextIfNew })
+    .onConflict((conflict) => conflict.columns(['chain', 'address']).doUpdateSet((eb) => ({ next_nonce: eb('account_nonces.next_nonce', '+', values.count) })))
+    .returning('next_nonce'),
+);
+const insertOneQuery = preparedQuery({ id: true, idempotency_key: true, chain: true, from_address: true, nonce: true, to_address: true, value_wei: true, data: true, gas_limit: true, raw_tx: true, tx_hash: true, status: true, receipt_status: true, block_number: true, block_hash: true, gas_used: true, contract_address: true, error: true, broadcast_attempts: true, last_broadcast_ms: true, created_ms: true, updated_ms: true }, (db, row: OutboxRow) =>
+  db.insertInto('outbox_transactions').values(row),
+);
+
 /** The statements of a group commit, inside its DB transaction. */
 export class GroupWrites {
   constructor(private readonly trx: DbTransaction) {}
@@ -338,17 +350,17 @@ export class GroupWrites {
    * nonce after them.
    */
   async takeNonces(chain: string, address: string, startingNonce: number, count: number): Promise<number> {
-    const taken = await this.trx
-      .insertInto('account_nonces')
-      .values({ chain, address, next_nonce: startingNonce + count })
-      .onConflict((conflict) => conflict.columns(['chain', 'address']).doUpdateSet((eb) => ({ next_nonce: eb('account_nonces.next_nonce', '+', count) })))
-      .returning('next_nonce')
-      .executeTakeFirstOrThrow();
-    return taken.next_nonce;
+    const { rows } = await takeNoncesQuery(this.trx, { chain, address, nextIfNew: startingNonce + count, count });
+    return rows[0]!.next_nonce;
   }
 
   /** Sends every insert before it returns (in order, none waiting for another), then waits for them. */
   async insert(rows: OutboxRow[]): Promise<void> {
+    // One transaction, the common case, through its prepared statement.
+    if (rows.length === 1) {
+      await insertOneQuery(this.trx, rows[0]!);
+      return;
+    }
     const inserts = [];
     for (let start = 0; start < rows.length; start += INSERT_BATCH) {
       inserts.push(this.trx.insertInto('outbox_transactions').values(rows.slice(start, start + INSERT_BATCH)).execute());

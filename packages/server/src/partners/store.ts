@@ -1,9 +1,12 @@
 import type { Db } from '../store/database.ts';
+import { preparedQuery } from '../store/prepared-query.ts';
 import type { CardContractKind, NftContractRow, PartnerRow } from '../store/schema.ts';
 
 export async function findPartnerById(db: Db, id: string): Promise<PartnerRow | undefined> {
-  return db.selectFrom('partners').selectAll().where('id', '=', id).executeTakeFirst();
+  return (await partnerByIdQuery(db, { id })).rows[0];
 }
+// Every Family A call reads its partner.
+const partnerByIdQuery = preparedQuery({ id: true }, (db, { id }: { id: string }) => db.selectFrom('partners').selectAll().where('id', '=', id));
 
 /** The partner of an e-mail as stored (trimmed, lower case). */
 export async function findPartnerByEmail(db: Db, email: string): Promise<PartnerRow | undefined> {

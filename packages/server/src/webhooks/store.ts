@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, DbTransaction, Store } from '../store/database.ts';
+import { preparedQuery } from '../store/prepared-query.ts';
 import type { WebhookAttemptRow, WebhookEndpointRow, WebhookMessageRow } from '../store/schema.ts';
 
 /**
@@ -17,9 +18,13 @@ export async function insertEndpointWithinLimit(store: Store, row: WebhookEndpoi
 }
 
 /** A partner's endpoints that are not deleted, oldest first. */
-export function listEndpoints(db: Db | DbTransaction, partnerId: string): Promise<WebhookEndpointRow[]> {
-  return db.selectFrom('webhook_endpoints').selectAll().where('partner_id', '=', partnerId).where('deleted_at_ms', 'is', null).orderBy('created_at_ms').orderBy('id').execute();
+export async function listEndpoints(db: Db | DbTransaction, partnerId: string): Promise<WebhookEndpointRow[]> {
+  return (await endpointsQuery(db, { partnerId })).rows;
 }
+// Read by every mined transaction that may raise an event.
+const endpointsQuery = preparedQuery({ partnerId: true }, (db, { partnerId }: { partnerId: string }) =>
+  db.selectFrom('webhook_endpoints').selectAll().where('partner_id', '=', partnerId).where('deleted_at_ms', 'is', null).orderBy('created_at_ms').orderBy('id'),
+);
 
 export function findEndpoint(db: Db, partnerId: string, endpointId: string): Promise<WebhookEndpointRow | undefined> {
   return db.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpointId).where('partner_id', '=', partnerId).where('deleted_at_ms', 'is', null).executeTakeFirst();

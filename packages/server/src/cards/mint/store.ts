@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { epochSeconds, type Db, type DbTransaction } from '../../store/database.ts';
+import { preparedQuery } from '../../store/prepared-query.ts';
 import type { CardDesignRow, CardMintBatchRow } from '../../store/schema.ts';
 
 /**
@@ -8,15 +9,17 @@ import type { CardDesignRow, CardMintBatchRow } from '../../store/schema.ts';
  * the cards do not fit (nothing was counted).
  */
 export async function reserveMintCount(trx: Db | DbTransaction, partnerId: string, cards: number, period: string): Promise<boolean> {
+  const result = await reserveMintCountQuery(trx, { partnerId, cards, period });
+  return result.numAffectedRows === 1n;
+}
+const reserveMintCountQuery = preparedQuery({ partnerId: true, cards: true, period: true }, (db, { partnerId, cards, period }: { partnerId: string; cards: number; period: string }) => {
   const counted = sql<number>`case when mint_period = ${period} then mint_count else 0 end`;
-  const result = await trx
+  return db
     .updateTable('partners')
     .set({ mint_count: sql`${counted} + ${cards}`, mint_period: period })
     .where('id', '=', partnerId)
-    .where(sql<boolean>`${counted} + ${cards} <= mint_limit`)
-    .executeTakeFirst();
-  return result.numUpdatedRows === 1n;
-}
+    .where(sql<boolean>`${counted} + ${cards} <= mint_limit`);
+});
 
 /** Gives back cards that were counted but not minted (a failed batch), in the month they were counted in. */
 export async function releaseMintCount(trx: Db | DbTransaction, partnerId: string, cards: number, period: string): Promise<void> {
@@ -30,7 +33,7 @@ export async function releaseMintCount(trx: Db | DbTransaction, partnerId: strin
 
 /** Stores a mint's design and the secure files it names (inside the mint's transaction). */
 export async function insertMintDesign(trx: DbTransaction, design: CardDesignRow, secureFiles: string[]): Promise<void> {
-  await trx.insertInto('card_designs').values(design).execute();
+  await insertDesignQuery(trx, design);
   if (secureFiles.length > 0) {
     await trx
       .insertInto('card_secure_files')
@@ -38,6 +41,11 @@ export async function insertMintDesign(trx: DbTransaction, design: CardDesignRow
       .execute();
   }
 }
+
+const insertDesignQuery = preparedQuery(
+  { id: true, partner_id: true, chain: true, contract: true, nft_id: true, name: true, metadata: true, secure: true, sendable: true, created_at: true, idempotency_key: true },
+  (db, design: CardDesignRow) => db.insertInto('card_designs').values(design),
+);
 
 /**
  * Stores a mint's batches in one statement (a mint of 1,000 recipients has 10, each a round trip on
@@ -62,14 +70,12 @@ export function markBatchSubmitted(db: Db | DbTransaction, batchId: string, tran
 
 /** `submitted` to `minted`, with the id of its first card; true when this call moved it. */
 export async function markBatchMinted(db: Db | DbTransaction, batchId: string, firstTokenId: number): Promise<boolean> {
-  const moved = await db
-    .updateTable('card_mint_batches')
-    .set({ status: 'minted', first_token_id: firstTokenId, updated_at: epochSeconds() })
-    .where('id', '=', batchId)
-    .where('status', '=', 'submitted')
-    .executeTakeFirst();
-  return moved.numUpdatedRows === 1n;
+  const moved = await markBatchMintedQuery(db, { batchId, firstTokenId, updatedAt: epochSeconds() });
+  return moved.numAffectedRows === 1n;
 }
+const markBatchMintedQuery = preparedQuery({ batchId: true, firstTokenId: true, updatedAt: true }, (db, { batchId, firstTokenId, updatedAt }: { batchId: string; firstTokenId: number; updatedAt: number }) =>
+  db.updateTable('card_mint_batches').set({ status: 'minted', first_token_id: firstTokenId, updated_at: updatedAt }).where('id', '=', batchId).where('status', '=', 'submitted'),
+);
 
 /** `reserved` or `submitted` to `failed`; true when this call moved it (so its cards are given back once). */
 export async function markBatchFailed(trx: Db | DbTransaction, batchId: string, reason: string): Promise<boolean> {
