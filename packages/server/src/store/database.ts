@@ -16,6 +16,7 @@ import pg from 'pg';
 import type { Database } from './schema.ts';
 import { GroupCommit } from './group-commit.ts';
 import { pipelinedTransactions } from './pipelined-transaction.ts';
+import { statementNameOf } from './prepared-query.ts';
 import { createPrivateFile, makePrivateDirectory } from '../lib/private-files.ts';
 import { migrationProvider, type StoreDialect } from './migrations/index.ts';
 
@@ -234,6 +235,19 @@ function withStatementCache(database: SqliteDatabase.Database): KyselySqliteData
   };
 }
 
+/**
+ * The pool's client: a prepared query's SQL (store/prepared-query.ts) goes out as a named statement,
+ * parsed and planned once per connection. Kysely sends every query as `query(sql, parameters)`.
+ */
+class NamedStatementClient extends pg.Client {
+  override query(...args: unknown[]): never {
+    const query = super.query as (...args: unknown[]) => never;
+    const [text, values] = args;
+    const name = args.length === 2 && typeof text === 'string' ? statementNameOf(text) : undefined;
+    return name ? query.call(this, { name, text, values }) : query.apply(this, args);
+  }
+}
+
 function openPostgres(options: StoreOptions): Store {
   const schema = options.postgresSchema;
   const pool = new pg.Pool({
@@ -243,6 +257,7 @@ function openPostgres(options: StoreOptions): Store {
     // before: the store's transactions send statements that do not wait on each other together
     // (pipelinedTransactions). Kysely's own use, a query at a time, is unchanged.
     pipeline: true,
+    Client: NamedStatementClient,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
     // Block numbers and millisecond times are int8; they fit a JS number.
     types: {

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { availableTestStoreKinds, openTestStore } from '../testing/test-store.ts';
-import { preparedQuery } from './prepared-query.ts';
+import { availableTestStoreKinds, createTestSchema, openTestStore } from '../testing/test-store.ts';
+import { openStore } from './database.ts';
+import { preparedQuery, statementNameOf } from './prepared-query.ts';
 
 const upsertSetting = preparedQuery({ key: true, value: true }, (db, { key, value }: { key: string; value: string }) =>
   db
@@ -67,5 +68,32 @@ test('a query whose value becomes SQL text, or that leaves a value out, is refus
     await assert.rejects(leftOut(store.db, { key: 'a', value: 'b' }), /value not among the parameters/);
   } finally {
     await cleanup();
+  }
+});
+
+const allSettings = preparedQuery({ key: true }, (db, { key }: { key: string }) => db.selectFrom('service_settings').selectAll().where('key', '=', key));
+
+test('on PostgreSQL a prepared query naming its columns is parsed once per connection, and still answers after its table gains a column', { skip: !process.env.TEST_DATABASE_URL && 'needs TEST_DATABASE_URL' }, async () => {
+  const schema = await createTestSchema();
+  // One connection, so that every query below runs on the one whose statements are read.
+  const store = await openStore({ databaseUrl: schema.databaseUrl, postgresSchema: schema.schema, sqlitePath: '', poolSize: 1 });
+  try {
+    await upsertSetting(store.db, { key: 'settled:a', value: '1' });
+    await upsertSetting(store.db, { key: 'settled:a', value: '2' });
+    await allSettings(store.db, { key: 'settled:a' });
+    const statements = await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements`.execute(store.db);
+    const upsertSql = statements.rows.find((row) => row.statement.startsWith('insert into "service_settings"'));
+    assert.ok(upsertSql, JSON.stringify(statements.rows));
+    assert.equal(statementNameOf(upsertSql.statement), upsertSql.name);
+    assert.match(upsertSql.name, /^wallet_prepared_\d+$/);
+    // A query that selects `*` is not kept: it would fail once the table gains a column.
+    assert.ok(!statements.rows.some((row) => row.statement.includes('*')), JSON.stringify(statements.rows));
+
+    await sql`alter table service_settings add column note text`.execute(store.db);
+    assert.deepEqual((await upsertSetting(store.db, { key: 'settled:a', value: '3' })).rows, [{ key: 'settled:a', value: '3' }]);
+    assert.deepEqual((await allSettings(store.db, { key: 'settled:a' })).rows, [{ key: 'settled:a', value: '3', note: null }]);
+  } finally {
+    await store.close();
+    await schema.drop();
   }
 });

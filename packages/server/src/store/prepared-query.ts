@@ -1,5 +1,8 @@
-import { CompiledQuery, type Compilable, type QueryResult } from 'kysely';
-import type { Db, DbTransaction } from './database.ts';
+import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'kysely';
+import type { Database } from './schema.ts';
+
+// Not database.ts's Db: that module sends the statements named here (an import circle otherwise).
+type Db = Kysely<Database>;
 
 /**
  * Where one of a prepared query's values goes. It refuses to become text, so that a value built
@@ -17,6 +20,19 @@ class Slot {
   }
 }
 
+/**
+ * Statement names of prepared queries' SQL. The PostgreSQL pool's clients send such SQL as a named
+ * statement (store/database.ts), which the server parses and plans once per connection rather than
+ * at every call. Not a query that selects `*`: a statement kept so fails ("cached plan must not
+ * change result type") once its table gains a column.
+ */
+const statementNames = new Map<string, string>();
+
+/** The name a prepared query's SQL is sent under on PostgreSQL, if it is one. */
+export function statementNameOf(sql: string): string | undefined {
+  return statementNames.get(sql);
+}
+
 interface Template {
   sql: string;
   /** Per parameter: the name of the value it takes, or undefined for a constant of the query. */
@@ -27,23 +43,25 @@ interface Template {
 /**
  * A query built and compiled once per dialect, then run with each call's values as its parameters.
  * Kysely builds and compiles a query anew each time it runs: 0.05 to 0.15 ms of CPU a query, about
- * 1 ms of an A7 call's ten statements; a prepared one costs only its run. The hot statements of
+ * 1 ms of an A7 call's ten statements; a prepared one costs only its run, and on PostgreSQL the
+ * server parses and plans it once per connection (below). The hot statements of
  * the outbox and of A7 are prepared (docs/performance.md, "Queries compiled once").
  *
  * `fields` names every value (`{ id: true }`; for a row, every column, which the type checks), and
  * `build` makes the query from them. `build` runs once, with stand-ins for the values, so the
  * query's shape must not depend on them: no branching on a value, no `in` list of values, every
  * value a parameter (one made part of the SQL text throws, and so does a value the query leaves
- * out). A value of a call that is missing is sent as null.
+ * out). A value of a call that is missing is sent as null. Name the columns a query answers rather
+ * than select `*`, so that PostgreSQL keeps it parsed.
  */
 export function preparedQuery<Values extends Record<string, unknown>, Row>(
   fields: { [Name in keyof Values]-?: true },
   build: (db: Db, values: Values) => Compilable<Row>,
-): (db: Db | DbTransaction, values: Values) => Promise<QueryResult<Row>> {
+): (db: Db, values: Values) => Promise<QueryResult<Row>> {
   const names = Object.keys(fields);
   // One per dialect: a transaction shares its database's adapter.
   const templates = new WeakMap<object, Template>();
-  const templateFor = (db: Db | DbTransaction): Template => {
+  const templateFor = (db: Db): Template => {
     const adapter = db.getExecutor().adapter;
     let template = templates.get(adapter);
     if (!template) {
@@ -53,6 +71,7 @@ export function preparedQuery<Values extends Record<string, unknown>, Row>(
       const unused = names.filter((name) => !slots.includes(name));
       if (unused.length > 0) throw new Error(`preparedQuery: ${unused.join(', ')} not among the parameters of: ${compiled.sql}`);
       template = { sql: compiled.sql, slots, constants: compiled.parameters };
+      if (!compiled.sql.includes('*') && !statementNames.has(compiled.sql)) statementNames.set(compiled.sql, `wallet_prepared_${statementNames.size + 1}`);
       templates.set(adapter, template);
     }
     return template;
