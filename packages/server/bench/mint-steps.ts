@@ -10,10 +10,13 @@
  * MINT_STEPS_CALLS calls: the time between consecutive steps of a call, then each call's time split
  * into waiting on the store (at least one statement unanswered; on SQLite none, its calls block),
  * waiting on the node, and this process's own work (HTTP, checks, signing, making statements), with
- * the number of the store's waits (round trips): see split().
+ * the number of the store's waits (round trips): see split(). On Linux also, per call, the main
+ * thread's time on a core and its time ready to run but waiting for one (/proc's schedstat): on a
+ * machine whose cores the store and the node share with the service, part of every step is that wait.
  *
  * Env: MINT_STEPS_CALLS (200), MINT_STEPS_QUIET_MS (30, as mint-latency).
  */
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { syncBuiltinESMExports } from 'node:module';
 import pg from 'pg';
@@ -73,6 +76,16 @@ const request = http.request;
 }) as typeof http.request;
 syncBuiltinESMExports();
 
+/** The main thread's time on a core and waiting on a run queue for one, in ms; undefined off Linux. */
+function mainThreadSchedule(): { onCore: number; waiting: number } | undefined {
+  try {
+    const [onCore, waiting] = readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ').map(Number);
+    return { onCore: onCore! / 1e6, waiting: waiting! / 1e6 };
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * A call's time split by what it was waiting on, and its number of waits on the store. A span that
  * ends with an answer, while something was unanswered, was spent waiting (on the store first); a
@@ -111,15 +124,21 @@ async function main(): Promise<void> {
     for (let call = 0; call < WARM_UP_CALLS; call++) await mintOk(t.app, partner.token, buildMintPayload(partner, { to_address: buildAddresses(1) }));
 
     const gaps = new Map<string, number[]>();
-    const splits = { total: [] as number[], store: [] as number[], node: [] as number[], own: [] as number[], storeWaits: [] as number[] };
+    const splits = { total: [] as number[], store: [] as number[], node: [] as number[], own: [] as number[], storeWaits: [] as number[], onCore: [] as number[], waitingForCore: [] as number[] };
     for (let call = 0; call < CALLS; call++) {
       const payload = buildMintPayload(partner, { to_address: buildAddresses(1) });
       await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
       const callSteps: Step[] = [];
       steps = callSteps;
+      const scheduleBefore = mainThreadSchedule();
       callStart = performance.now();
       await mintOk(t.app, partner.token, payload);
       const total = performance.now() - callStart;
+      const scheduleAfter = mainThreadSchedule();
+      if (scheduleBefore && scheduleAfter) {
+        splits.onCore.push(scheduleAfter.onCore - scheduleBefore.onCore);
+        splits.waitingForCore.push(scheduleAfter.waiting - scheduleBefore.waiting);
+      }
       steps = undefined;
       let previous = 'call made';
       let previousAt = 0;
@@ -146,6 +165,9 @@ async function main(): Promise<void> {
       `a call, medians: ${median(splits.total)} ms in all; waiting on the store ${median(splits.store)} ms in ${median(splits.storeWaits)} waits; ` +
         `waiting on the node ${median(splits.node)} ms; this process's own ${median(splits.own)} ms; load average ${loadNow()}`,
     );
+    if (splits.onCore.length > 0) {
+      console.log(`the main thread, medians a call: on a core ${median(splits.onCore)} ms, ready but waiting for a core ${median(splits.waitingForCore)} ms`);
+    }
   } finally {
     await t.cleanup();
   }

@@ -17,14 +17,15 @@
  * transactions). Asserts nothing but the answers.
  *
  * Beside each rate, the CPU time the instances that got the load used per 1,000 answers (Linux:
- * their processes' user and system time from /proc). On a machine with fewer cores than the instances, the load
- * generator and the database need, the 3-to-1 ratio measures the machine; the CPU per answer shows
- * whether spreading the load costs the service more work per answer, which is what would keep three
- * instances from answering three times as much where each has a core. Under the full load that
- * cost includes switching between more busy processes than cores, so B3 runs paced too: each
- * instance gets the same polls a second (PACED_SHARE of one instance's full rate), one instance that
- * rate and three instances three times it, well under what the machine answers. The CPU per answer
- * then differs only by what the instances cost one another (the shared store, its announcements).
+ * their processes' user and system time from /proc). On a machine with fewer cores than the
+ * instances, the load generator and the database need, the 3-to-1 ratio measures the machine; the
+ * CPU per answer shows whether spreading the load costs the service more work per answer, which is
+ * what would keep three instances from answering three times as much where each has a core.
+ * Under the full load that cost includes switching between more busy processes than cores, so B3
+ * runs paced too: each instance gets the same polls a second (PACED_SHARE of one instance's full
+ * rate), one instance that rate and three instances three times it, well under what the machine
+ * answers. The CPU per answer then differs only by what the instances cost one another (the shared
+ * store, its announcements).
  *
  * Env: SCALE_BENCH_ROUNDS (3), SCALE_BENCH_SLICE_SECONDS (10), SCALE_BENCH_KEYS (200),
  * SCALE_BENCH_CONNECTIONS (96), SCALE_BENCH_A7_CONCURRENCY (9), SCALE_BENCH_PACED_SHARE (0.15).
