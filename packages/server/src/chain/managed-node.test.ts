@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { createPublicClient, createWalletClient, defineChain, http, parseEther, type Hash } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { anvilBinaryPath, ForeignNodeError, freePort, ManagedNode, nodeIdentity, waitForRpc } from './managed-node.ts';
+import { anvilBinaryPath, ForeignNodeError, freePort, isAlive, ManagedNode, nodeIdentity, signalProcess, waitForRpc } from './managed-node.ts';
 import { startTestChain } from '../testing/chain-node.ts';
 import { tornDumpReason } from './state-dump.ts';
 
@@ -183,5 +183,22 @@ describe("the node's dev accounts stay off its command line", () => {
       await foreign.stop();
       rmSync(own, { recursive: true, force: true });
     }
+  });
+});
+
+describe('a node left behind by a stopped process', () => {
+  // Its watchdog ends it too once its owner is gone, so it may exit between the look and the signal:
+  // a start over it must not fail on that (kill ESRCH stopped a restart after a crash once).
+  test('a process gone between a look and the signal is no error; a live one is signalled', { timeout: 30_000 }, async () => {
+    const gone = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+    await new Promise((resolve) => gone.once('exit', resolve));
+    assert.equal(isAlive(gone.pid!), false);
+    assert.equal(signalProcess(gone.pid!, 'SIGTERM'), false);
+
+    const live = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30_000)'], { stdio: 'ignore' });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => live.once('exit', (_code, signal) => resolve(signal)));
+    await new Promise((resolve) => live.once('spawn', resolve));
+    assert.equal(signalProcess(live.pid!, 'SIGTERM'), true);
+    assert.equal(await exited, 'SIGTERM');
   });
 });

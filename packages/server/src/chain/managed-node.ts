@@ -196,12 +196,12 @@ export class ManagedNode extends EventEmitter {
         `chain ${this.name}: another process (pid ${record.ownerPid}) already runs the node of this data directory`,
       );
     }
-    if (isAlive(record.nodePid)) {
+    // Its watchdog ends it too once the owner is gone, so it may exit between a look and a signal.
+    if (isAlive(record.nodePid) && signalProcess(record.nodePid, 'SIGTERM')) {
       this.log(`chain ${this.name}: ending node ${record.nodePid} left by a stopped process`);
-      process.kill(record.nodePid, 'SIGTERM');
       const deadline = Date.now() + 10_000;
       while (isAlive(record.nodePid) && Date.now() < deadline) await sleep(50);
-      if (isAlive(record.nodePid)) process.kill(record.nodePid, 'SIGKILL');
+      if (isAlive(record.nodePid)) signalProcess(record.nodePid, 'SIGKILL');
     }
     rmSync(this.recordPath, { force: true });
   }
@@ -226,6 +226,17 @@ function writeJsonAtomically(path: string, value: unknown): void {
   const temporary = `${path}.${process.pid}.tmp`;
   writeFileSync(temporary, JSON.stringify(value), { mode: PRIVATE_FILE_MODE });
   renameSync(temporary, path);
+}
+
+/** Sends `signal` to process `pid`: false when there is no such process any more, which a process may become between a look and the signal. */
+export function signalProcess(pid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(pid, signal);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
+    throw error;
+  }
 }
 
 /** Whether process `pid` exists (one owned by another user counts). */

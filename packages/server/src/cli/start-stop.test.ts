@@ -11,6 +11,7 @@ import { startTestChain, type TestChain } from '../testing/chain-node.ts';
 import { startService, stopService, WALLET_SERVICE_BIN as BIN } from '../testing/service-process.ts';
 import { runCli } from '../testing/cli-runner.ts';
 import { nodesOf } from './testing/processes.ts';
+import { signalProcess } from '../chain/managed-node.ts';
 
 async function until(condition: () => boolean, what: string, limitMs = 30_000): Promise<void> {
   for (const deadline = Date.now() + limitMs; !condition(); ) {
@@ -27,7 +28,7 @@ function newDataDir(): string {
 }
 after(() => {
   for (const directory of dataDirs) {
-    for (const pid of nodesOf(directory)) process.kill(pid, 'SIGKILL');
+    for (const pid of nodesOf(directory)) signalProcess(pid, 'SIGKILL');
     rmSync(directory, { recursive: true, force: true });
   }
 });
