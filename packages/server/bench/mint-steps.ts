@@ -145,7 +145,8 @@ async function main(): Promise<void> {
       for (const step of [...callSteps, { at: total, kind: 'node', edge: 'answered', what: 'call answered' } as Step]) {
         const label = step.what === 'call answered' ? step.what : `${step.kind} ${step.edge}: ${step.what}`;
         const key = `${previous} -> ${label}`;
-        gaps.set(key, [...(gaps.get(key) ?? []), step.at - previousAt]);
+        if (!gaps.has(key)) gaps.set(key, []);
+        gaps.get(key)!.push(step.at - previousAt);
         previous = label;
         previousAt = step.at;
       }

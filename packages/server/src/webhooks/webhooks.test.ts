@@ -11,7 +11,9 @@ import { createWebhookEndpoint } from './commands.ts';
 import { sealWebhookSecretsInClear } from '../custody/sealed-values.ts';
 import { encodeFunctionData, type Address } from 'viem';
 import { cardNftAbi } from '@wallet-service/contracts';
-import { holdWebhookEvent } from './events.ts';
+import { holdWebhookEvent, newMessageRow, TEST_EVENT, webhookPayload } from './events.ts';
+import { insertMessages, leaseMessage, recordAttempt } from './store.ts';
+import { randomUUID } from 'node:crypto';
 import { releaseHeldWebhooks } from './release.ts';
 import { WEBHOOK_EVENTS } from './events.ts';
 import { signWebhook } from './signing.ts';
@@ -222,6 +224,33 @@ describe('webhooks', () => {
       assert.equal(message.status, 'delivered', JSON.stringify(message));
     } finally {
       await slow.close();
+    }
+  });
+
+  test('the delivery log reads a message and its attempts at one moment: an attempt recorded meanwhile shows with its outcome or not at all', async () => {
+    const partner = await signedInPartner(t.app, t.services);
+    const call = callsAs(partner.token);
+    const endpoint = (await call('POST', '/v2/partner/webhooks', { url: 'http://127.0.0.1:9/never-called', events: ['card.deleted'] })).json() as { id: string };
+    const db = t.services.store.db;
+    const holder = 'delivery-log-test';
+    // As the worker does, an attempt recorded beside reads of the log. The messages are due in an
+    // hour, so the service's own worker leaves them alone.
+    for (let round = 0; round < 40; round++) {
+      const now = Date.now();
+      const row = newMessageRow({ endpointId: endpoint.id, partnerId: partner.partner.id, type: TEST_EVENT, payload: webhookPayload(TEST_EVENT, {}, now), atMs: now });
+      await insertMessages(db, [{ ...row, next_attempt_ms: now + 3_600_000 }]);
+      assert.ok(await leaseMessage(db, row.id, holder, now, now + 60_000));
+      const attempt = { id: randomUUID(), message_id: row.id, endpoint_id: endpoint.id, at_ms: now, response_status: 204, error: null, duration_ms: 1 };
+      const readLog = async () => {
+        const log = (await call('GET', `/v2/partner/webhooks/${endpoint.id}/deliveries`)).json() as { messages: Array<{ id: string; status: string; attempts: number; attempt_log: unknown[] }> };
+        return log.messages.find((message) => message.id === row.id)!;
+      };
+      const [, ...seen] = await Promise.all([recordAttempt(db, attempt, holder, { status: 'delivered' }), readLog(), readLog(), readLog(), readLog()]);
+      for (const message of [...seen, await readLog()]) {
+        const recorded = message.attempt_log.length === 1;
+        assert.equal(message.status, recorded ? 'delivered' : 'pending', JSON.stringify(message));
+        assert.equal(message.attempts, recorded ? 1 : 0, JSON.stringify(message));
+      }
     }
   });
 
