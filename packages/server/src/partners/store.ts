@@ -1,15 +1,15 @@
 import type { Db } from '../store/database.ts';
-import { preparedQuery } from '../store/prepared-query.ts';
+import { columnsOf, preparedQuery } from '../store/prepared-query.ts';
 import type { CardContractKind, NftContractRow, PartnerRow } from '../store/schema.ts';
 
 export async function findPartnerById(db: Db, id: string): Promise<PartnerRow | undefined> {
   return (await partnerByIdQuery(db, { id })).rows[0];
 }
 // Every Family A call reads its partner. Its columns named, so that PostgreSQL keeps it parsed (prepared-query.ts).
-const PARTNER_COLUMNS = Object.keys({
+const PARTNER_COLUMNS = columnsOf<PartnerRow>({
   id: true, email: true, password_hash: true, name: true, phone: true, service_name: true, status: true, mint_limit: true, mint_count: true,
   mint_period: true, key_id: true, main_address: true, contract_address: true, nft_id: true, token_version: true, created_at: true, updated_at: true,
-} satisfies Record<keyof PartnerRow, true>) as Array<keyof PartnerRow>;
+});
 const partnerByIdQuery = preparedQuery({ id: true }, (db, { id }: { id: string }) => db.selectFrom('partners').select(PARTNER_COLUMNS).where('id', '=', id));
 
 /** The partner of an e-mail as stored (trimmed, lower case). */

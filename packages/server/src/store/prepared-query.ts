@@ -28,6 +28,14 @@ class Slot {
  */
 const statementNames = new Map<string, string>();
 
+/**
+ * Every column of a row, named, for a prepared query to select instead of `*` (kept parsed on
+ * PostgreSQL, above); `columns`' type makes the list complete.
+ */
+export function columnsOf<Row>(columns: Record<keyof Row, true>): Array<keyof Row> {
+  return Object.keys(columns) as Array<keyof Row>;
+}
+
 /** The name a prepared query's SQL is sent under on PostgreSQL, if it is one. */
 export function statementNameOf(sql: string): string | undefined {
   return statementNames.get(sql);

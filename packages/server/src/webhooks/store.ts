@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, DbTransaction, Store } from '../store/database.ts';
-import { preparedQuery } from '../store/prepared-query.ts';
+import { columnsOf, preparedQuery } from '../store/prepared-query.ts';
 import type { WebhookAttemptRow, WebhookEndpointRow, WebhookMessageRow } from '../store/schema.ts';
 
 /**
@@ -22,9 +22,9 @@ export async function listEndpoints(db: Db | DbTransaction, partnerId: string): 
   return (await endpointsQuery(db, { partnerId })).rows;
 }
 // Read by every mined transaction that may raise an event. Its columns named, so that PostgreSQL keeps it parsed (prepared-query.ts).
-const ENDPOINT_COLUMNS = Object.keys({
+const ENDPOINT_COLUMNS = columnsOf<WebhookEndpointRow>({
   id: true, partner_id: true, url: true, events: true, secret: true, previous_secret: true, previous_secret_until_ms: true, secret_master_key_id: true, created_at_ms: true, deleted_at_ms: true,
-} satisfies Record<keyof WebhookEndpointRow, true>) as Array<keyof WebhookEndpointRow>;
+});
 const endpointsQuery = preparedQuery({ partnerId: true }, (db, { partnerId }: { partnerId: string }) =>
   db.selectFrom('webhook_endpoints').select(ENDPOINT_COLUMNS).where('partner_id', '=', partnerId).where('deleted_at_ms', 'is', null).orderBy('created_at_ms').orderBy('id'),
 );
