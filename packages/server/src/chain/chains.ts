@@ -157,7 +157,7 @@ export async function mineStalledPool(chain: ChainContext): Promise<boolean> {
 }
 
 /**
- * Empties an embedded node's pool of one account's transactions. anvil can also keep an account's
+ * Empties an anvil's pool of one account's transactions. anvil can also keep an account's
  * next nonce in its queue, as if an earlier one were missing, after that earlier one was mined: it
  * then answers a resend with "already imported" and a mined block does not take it. Sent again into
  * an empty pool, the same bytes are mined at once.
@@ -167,16 +167,21 @@ export async function clearAccountPool(chain: ChainContext, address: Address): P
 }
 
 /**
- * Whether an embedded node keeps `nonce` of `address` in its queue although it is the account's next
- * one to mine: the state clearAccountPool is for, told from the node's own pool at once. A nonce
+ * An account's next nonce to mine and the nonces an anvil keeps in its queue for it. The next nonce
+ * among them is the state clearAccountPool is for, told from the node's own pool at once; a nonce
  * queued behind a missing one is not this.
  */
-export async function isNextNonceQueued(chain: ChainContext, address: Address, nonce: number): Promise<boolean> {
+export async function accountQueue(chain: ChainContext, address: Address): Promise<{ next: number; queued: Set<number> }> {
   const [pool, next] = await Promise.all([
     chain.client.request({ method: 'txpool_inspect' as never }) as Promise<{ queued?: Record<string, Record<string, unknown>> }>,
     chain.client.getTransactionCount({ address, blockTag: 'latest' }),
   ]);
-  if (next !== nonce) return false;
-  const queued = Object.entries(pool.queued ?? {}).find(([account]) => account.toLowerCase() === address.toLowerCase())?.[1];
-  return queued !== undefined && String(nonce) in queued;
+  const queued = Object.entries(pool.queued ?? {}).find(([account]) => account.toLowerCase() === address.toLowerCase())?.[1] ?? {};
+  return { next, queued: new Set(Object.keys(queued).map(Number)) };
+}
+
+/** Whether an anvil keeps `nonce` of `address` in its queue although it is the account's next one to mine (see accountQueue). */
+export async function isNextNonceQueued(chain: ChainContext, address: Address, nonce: number): Promise<boolean> {
+  const { next, queued } = await accountQueue(chain, address);
+  return next === nonce && queued.has(nonce);
 }

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { parseEther, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from 'viem/accounts';
 import { clearAccountPool, isNextNonceQueued, mineStalledPool } from '../chain/chains.ts';
+import { sendIntoQueue } from '../chain/testing/queued-next-nonce.ts';
 import { eventually } from '../testing/eventually.ts';
 import { openTestServices, type TestServices } from '../testing/test-services.ts';
 import { OutboxRefusal, TransactionOutbox, type ReceiptWrite, type TransactionSigner } from './outbox.ts';
@@ -263,18 +264,10 @@ describe('transaction outbox (real node, real store)', () => {
       services.outbox.submit({ idempotencyKey: `${label}:${to}`, chain: 'main', signer, to, value, gas: 21_000n });
     const first = await transfer('queued-first', freshAddress(), 1n);
     assert.equal((await services.outbox.waitForFinal(first.id)).nonce, 0);
-    // The node is made to leave the account's next nonce in its queue, as anvil does under load:
-    // told that nonce 0 is unused, it queues nonce 1 behind it; told again that it is used, it
-    // neither mines nonce 1 nor takes it again ("already imported"), and a mined block skips it.
-    await rpc('anvil_setNonce', [signer.address, '0x0']);
+    // The node is made to leave the account's next nonce in its queue, as anvil does under load.
     const to = freshAddress();
-    const held = await transfer('queued-held', to, 2n);
+    const held = await sendIntoQueue(chain, signer.address, 1, () => transfer('queued-held', to, 2n));
     assert.equal(held.nonce, 1);
-    for (let tries = 0; BigInt(((await rpc('txpool_status')) as { queued: Hex }).queued) === 0n; tries++) {
-      assert.ok(tries < 200, 'the node never queued the transaction');
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    await rpc('anvil_setNonce', [signer.address, '0x1']);
     const mined = await services.outbox.waitForFinal(held.id, 15_000);
     assert.equal(mined.status, 'mined');
     assert.equal(mined.receiptStatus, 'success');

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Hex } from 'viem';
 import type { ChainContext, ChainRegistry } from '../chain/chains.ts';
 import { isInstant } from '../chain/confirmations.ts';
-import { embeddedNodeUnsticker } from '../chain/embedded-node-pool.ts';
+import { automineUnsticker, nodeAutomines } from '../chain/automining-pool.ts';
 import type { Store } from '../store/database.ts';
 import type { OutboxRow } from '../store/schema.ts';
 import { PollingLoop } from '../lib/polling-loop.ts';
@@ -119,8 +119,9 @@ export class TransactionOutbox {
       recorder,
       broadcaster: this.broadcaster,
       maySend: (chain) => this.rewinds.maySend(chain),
-      unstick: embeddedNodeUnsticker({
+      unstick: automineUnsticker({
         chains,
+        automines: nodeAutomines(),
         send: (row) => this.broadcaster.broadcast(row),
         lastSentAt: (id) => this.broadcaster.lastSentAt(id),
         log,

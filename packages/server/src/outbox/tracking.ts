@@ -1,5 +1,5 @@
 import type { ChainContext, ChainRegistry } from '../chain/chains.ts';
-import { STALLED_MS } from '../chain/embedded-node-pool.ts';
+import { STALLED_MS } from '../chain/automining-pool.ts';
 import type { OutboxRow } from '../store/schema.ts';
 import type { Broadcaster } from './broadcast.ts';
 import { minedNonceCounts, receiptsOf, type ReceiptRecorder } from './receipts.ts';
@@ -21,7 +21,7 @@ export interface PendingTrackerOptions {
   broadcaster: Pick<Broadcaster, 'broadcast' | 'lastSentAt' | 'isWaiting' | 'mayGoNow' | 'minedCount' | 'waitingAccounts'>;
   /** Whether the chain's node may be sent to now (ChainRewindWatch.maySend). */
   maySend(chain: ChainContext): boolean;
-  /** The embedded node's stuck-pool workaround (see embeddedNodeUnsticker). */
+  /** The automining node's stuck-pool workaround (see automineUnsticker). */
   unstick(unmined: OutboxRow[], sentNow: Set<OutboxRow>, now: number): Promise<void>;
   /** Whether a caller waits on the transaction. */
   isAwaited(id: string): boolean;

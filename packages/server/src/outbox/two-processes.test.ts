@@ -83,8 +83,15 @@ describe('two processes sending from one account (PostgreSQL store, external nod
     );
     await Promise.all(senders.map((driver) => driver.waitForLine((line) => line.ready === true, 60_000, 'ready')));
     for (const driver of senders) driver.send('go');
+    const client = createPublicClient({ transport: http(chain.rpcUrl) }) as PublicClient;
     for (const driver of senders) {
-      const final = await driver.waitForLine((line) => 'final' in line, 120_000, 'final');
+      const final = await driver.waitForLine((line) => 'final' in line, 120_000, 'final').catch(async (error: Error) => {
+        // A hang says little by itself: what the node holds, and what the store thinks is unmined.
+        const pool = await client.request({ method: 'txpool_inspect' as never }).catch((cause: Error) => cause.message);
+        const mined = await client.getTransactionCount({ address: sender.address, blockTag: 'latest' }).catch(() => undefined);
+        const unmined = await store!.db.selectFrom('outbox_transactions').select(['nonce', 'status', 'broadcast_attempts', 'last_broadcast_ms', 'error']).where('status', '!=', 'mined').execute();
+        throw new Error(`${error.message}\nthe node's pool: ${JSON.stringify(pool)}\nnonces mined: ${mined}\nunmined in the store: ${JSON.stringify(unmined)}`);
+      });
       assert.deepEqual(final.final, { mined: PER_PROCESS, failed: 0 });
       assert.equal((await driver.exited).code, 0, driver.stderr());
     }
@@ -110,7 +117,6 @@ describe('two processes sending from one account (PostgreSQL store, external nod
     );
 
     // The chain: nonce 100, each recipient credited exactly once, each recorded receipt the node's.
-    const client = createPublicClient({ transport: http(chain.rpcUrl) }) as PublicClient;
     assert.equal(await client.getTransactionCount({ address: sender.address, blockTag: 'latest' }), 2 * PER_PROCESS);
     const byKey = new Map(rows.map((row) => [row.idempotency_key, row]));
     await Promise.all(
