@@ -127,9 +127,9 @@ export class CardIndex extends EventEmitter<CardIndexEvents> {
     return this.indexer(chain).indexedBlock();
   }
 
-  /** See listCardsByOwner. */
-  listByOwner(input: ListCardsByOwnerInput): Promise<CardPage> {
-    return listCardsByOwner(this.db, input);
+  /** See listCardsByOwner; through `db` when given (a snapshot the caller holds: Store.readSnapshot). */
+  listByOwner(input: ListCardsByOwnerInput, db: Db = this.db): Promise<CardPage> {
+    return listCardsByOwner(db, input);
   }
 
   /** See listContractsHeldBy. */

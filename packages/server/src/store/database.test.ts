@@ -41,6 +41,32 @@ test('SQLite statements dropped from the cache are collected, and the process ex
   }
 });
 
+test('a SQLite snapshot does not see another connection commit between its reads, and holds no write lock', async () => {
+  const directory = mkdtempSync(join(tmpdir(), 'wallet-sqlite-snapshot-'));
+  const path = join(directory, 'wallet.sqlite');
+  const store = await openStore({ sqlitePath: path });
+  // Another connection to the file, as another process on the data directory would hold, that does not wait for locks.
+  const other = new (sqliteDriver())(path);
+  other.pragma('busy_timeout = 0');
+  try {
+    await store.db.insertInto('service_settings').values({ key: 'snapshot', value: 'before' }).execute();
+    const read = async (db: typeof store.db) =>
+      (await db.selectFrom('service_settings').select('value').where('key', '=', 'snapshot').executeTakeFirstOrThrow()).value;
+    const seen = await store.readSnapshot(async (db) => {
+      const first = await read(db);
+      // The other connection writes at once: the snapshot took no write lock.
+      other.prepare("update service_settings set value = 'other' where key = 'snapshot'").run();
+      return [first, await read(db)];
+    });
+    assert.deepEqual(seen, ['before', 'before']);
+    assert.equal(await read(store.db), 'other');
+  } finally {
+    other.close();
+    await store.close();
+    rmSync(directory, { recursive: true, force: true });
+  }
+});
+
 test('a SQLite transaction that reads and then writes holds the write lock from its start', async () => {
   const directory = mkdtempSync(join(tmpdir(), 'wallet-sqlite-immediate-'));
   const path = join(directory, 'wallet.sqlite');
@@ -132,6 +158,48 @@ async function commitWaitsForDisk(store: Store, trx: DbTransaction): Promise<boo
 
 for (const kind of availableTestStoreKinds()) {
   describe(`the store on ${kind}`, () => {
+    test('reads of one snapshot do not see a commit made between them; reads outside one do, and a throw inside leaves the store usable', async () => {
+      const { store, cleanup } = await openTestStore(kind);
+      try {
+        const read = async (db: typeof store.db) =>
+          (await db.selectFrom('service_settings').select('value').where('key', '=', 'snapshot').executeTakeFirstOrThrow()).value;
+        const setTo = (value: string) => store.db.updateTable('service_settings').set({ value }).where('key', '=', 'snapshot').execute();
+        await store.db.insertInto('service_settings').values({ key: 'snapshot', value: 'before' }).execute();
+
+        // Outside a snapshot each statement reads afresh.
+        assert.equal(await read(store.db), 'before');
+        await setTo('between');
+        assert.equal(await read(store.db), 'between');
+
+        let committed: Promise<unknown> | undefined;
+        const seen = await store.readSnapshot(async (db) => {
+          const first = await read(db);
+          committed = setTo('during');
+          // On PostgreSQL the commit goes through on another connection while the snapshot is open;
+          // on SQLite it waits for the store's one connection, which the snapshot holds.
+          if (kind === 'postgres') await committed;
+          return [first, await read(db)];
+        });
+        assert.deepEqual(seen, ['between', 'between']);
+        await committed;
+        assert.equal(await read(store.db), 'during');
+
+        await assert.rejects(
+          store.readSnapshot(async (db) => {
+            await read(db);
+            throw new Error('refused');
+          }),
+          /refused/,
+        );
+        // Read-only on PostgreSQL.
+        if (kind === 'postgres') await assert.rejects(store.readSnapshot((db) => db.deleteFrom('service_settings').execute()), /read-only/);
+        await setTo('after');
+        assert.equal(await store.readSnapshot(read), 'after');
+      } finally {
+        await cleanup();
+      }
+    });
+
     test('a transaction that need not wait for the disk is the only one: every other commit, at the same time or after, waits', async () => {
       const { store, cleanup } = await openTestStore(kind);
       try {

@@ -51,6 +51,16 @@ export interface Store {
    * as the receipt of a transaction stored before it was sent.
    */
   unsyncedTransaction<T>(work: (trx: DbTransaction) => Promise<T>): Promise<T>;
+  /**
+   * Runs reads whose answers a caller shows together as of one moment (a count beside the rows it
+   * counts), through the `db` it is given. On PostgreSQL each statement otherwise reads the database
+   * as of its own start, so a commit between two (the card index moving a card and its holder's
+   * count) shows half done: here they share one read-only REPEATABLE READ transaction. On SQLite
+   * they share the store's one connection in a deferred transaction, which also keeps out other
+   * processes' commits; every other query of the process waits meanwhile, so `work` must read
+   * nothing through the store's own `db` (it would wait for itself) and be quick.
+   */
+  readSnapshot<T>(work: (db: Db) => Promise<T>): Promise<T>;
   /** Answers when the store is reachable; used by /health. */
   ping(): Promise<void>;
   /**
@@ -156,6 +166,19 @@ function openSqlite(path: string): Store {
           return await connection.transaction().execute(work);
         } finally {
           database.pragma('synchronous = FULL');
+        }
+      }),
+    readSnapshot: (work) =>
+      db.connection().execute(async (connection) => {
+        // Not `begin`, which this store makes `begin immediate`: reads need no write lock.
+        await sql`begin deferred`.execute(connection);
+        try {
+          const result = await work(connection);
+          await sql`commit`.execute(connection);
+          return result;
+        } catch (error) {
+          await sql`rollback`.execute(connection);
+          throw error;
         }
       }),
     async ping() {
@@ -276,6 +299,7 @@ function openPostgres(options: StoreOptions): Store {
     // `set local synchronous_commit = off` goes out behind `begin`: a crash of the server may lose
     // the commit, never a part of it, and a later commit that waits flushes it with its own.
     unsyncedTransaction: pipelinedTransactions(db, dialect, { synchronousCommit: false }),
+    readSnapshot: (work) => db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(work),
     async ping() {
       await pool.query('select 1');
     },

@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import { AppError } from '../errors/app-error.ts';
 import { Errors } from '../errors/codes.ts';
 import type { Config } from '../config/config.ts';
-import type { Store } from '../store/database.ts';
+import type { Db, Store } from '../store/database.ts';
 import type { WebhookAttemptRow, WebhookEndpointRow, WebhookMessageRow } from '../store/schema.ts';
 import { isAllowedAddress } from '../outbound/guarded-fetch.ts';
 import { newWebhookSecret } from './signing.ts';
@@ -64,7 +64,7 @@ export async function createWebhookEndpoint(
 }
 
 export async function deleteWebhookEndpoint(deps: { store: Store }, partnerId: string, endpointId: string): Promise<void> {
-  await ownEndpoint(deps, partnerId, endpointId);
+  await ownEndpoint(deps.store.db, partnerId, endpointId);
   if (!(await deleteEndpoint(deps.store.db, endpointId, Date.now()))) throw new AppError(Errors.NotFound, { detail: `no webhook endpoint ${endpointId}` });
 }
 
@@ -81,7 +81,7 @@ export async function rotateWebhookSecret(
   overlapSeconds: number,
   nowMs = Date.now(),
 ): Promise<{ secret: string; previousSecretExpiresAt: number | null }> {
-  const endpoint = await ownEndpoint(deps, partnerId, endpointId);
+  const endpoint = await ownEndpoint(deps.store.db, partnerId, endpointId);
   const secret = newWebhookSecret();
   const until = overlapSeconds > 0 ? nowMs + overlapSeconds * 1000 : null;
   const [current] = await signingSecrets(deps, endpoint, nowMs);
@@ -94,7 +94,7 @@ export async function rotateWebhookSecret(
 
 /** Queues a `webhook.test` message to one endpoint; its delivery shows in the log. */
 export async function sendTestWebhook(deps: { store: Store }, partnerId: string, endpointId: string): Promise<{ messageId: string }> {
-  await ownEndpoint(deps, partnerId, endpointId);
+  await ownEndpoint(deps.store.db, partnerId, endpointId);
   const atMs = Date.now();
   const row = newMessageRow({ endpointId, partnerId, type: TEST_EVENT, payload: webhookPayload(TEST_EVENT, { endpoint_id: endpointId }, atMs), atMs });
   await insertMessages(deps.store.db, [row]);
@@ -103,8 +103,12 @@ export async function sendTestWebhook(deps: { store: Store }, partnerId: string,
 
 /** The newest messages of an endpoint with each attempt made. */
 export async function webhookDeliveryLog(deps: { store: Store }, partnerId: string, endpointId: string, limit: number) {
-  await ownEndpoint(deps, partnerId, endpointId);
-  const messages = await listDeliveries(deps.store.db, endpointId, limit);
+  // As of one moment: an endpoint deleted in between (which fails its pending messages) is a 404,
+  // never a log of an endpoint that exists with messages failed by no attempt.
+  const messages = await deps.store.readSnapshot(async (db) => {
+    await ownEndpoint(db, partnerId, endpointId);
+    return listDeliveries(db, endpointId, limit);
+  });
   return messages.map((message) => ({
     ...messageOf(message),
     attemptLog: message.attemptRows.map((attempt) => ({ at: Number(attempt.at_ms), responseStatus: attempt.response_status, error: attempt.error, durationMs: attempt.duration_ms })),
@@ -113,7 +117,7 @@ export async function webhookDeliveryLog(deps: { store: Store }, partnerId: stri
 
 /** Queues a message again for an attempt now, whatever became of it (the same id and body). */
 export async function redeliverWebhook(deps: { store: Store }, partnerId: string, endpointId: string, messageId: string): Promise<void> {
-  await ownEndpoint(deps, partnerId, endpointId);
+  await ownEndpoint(deps.store.db, partnerId, endpointId);
   const message = await findMessage(deps.store.db, endpointId, messageId);
   if (!message) throw new AppError(Errors.NotFound, { detail: `no message ${messageId} for this endpoint` });
   await requeueMessage(deps.store.db, messageId, Date.now());
@@ -135,8 +139,8 @@ function messageOf(row: WebhookMessageRow & { attemptRows: WebhookAttemptRow[] }
   };
 }
 
-async function ownEndpoint(deps: { store: Store }, partnerId: string, endpointId: string): Promise<WebhookEndpointRow> {
-  const endpoint = await findEndpoint(deps.store.db, partnerId, endpointId);
+async function ownEndpoint(db: Db, partnerId: string, endpointId: string): Promise<WebhookEndpointRow> {
+  const endpoint = await findEndpoint(db, partnerId, endpointId);
   if (!endpoint) throw new AppError(Errors.NotFound, { detail: `no webhook endpoint ${endpointId}` });
   return endpoint;
 }

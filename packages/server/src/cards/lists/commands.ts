@@ -1,7 +1,7 @@
 import { InvalidCardCursorError, MAX_PAGE_SIZE, type CardPage, type IndexedCard, type ListCardsByOwnerInput } from '../../card-index/index.ts';
 import { AppError } from '../../errors/app-error.ts';
 import type { Config } from '../../config/config.ts';
-import type { Store } from '../../store/database.ts';
+import type { Db, Store } from '../../store/database.ts';
 import type { ChainRegistry } from '../../chain/chains.ts';
 import type { CardIndex } from '../../card-index/index.ts';
 import type { Logger } from 'pino';
@@ -33,27 +33,32 @@ export async function listPartnerBapps(
   const chains = deps.chains.all().map((chain) => chain.name);
   await Promise.all(chains.map((chain) => catchUpWithChain(deps, chain)));
 
-  const db = deps.store.db;
   const owner = holder.main_address.toLowerCase();
-  const { bapps, more } = await listHeldBapps(db, { owner, chains, afterNftId, limit: pageSize });
-  const shownBefore = afterNftId === undefined ? 0 : await countHeldBappsThrough(db, { owner, chains, nftId: afterNftId });
-  const entries = await Promise.all(
-    bapps.map(async (bapp, index): Promise<BappEntry> => {
-      const page = await listCards(deps, { chain: bapp.chain, owner, contract: bapp.contract, limit: LIST_PAGE_SIZE });
-      return {
-        id: bapp.nftId,
-        name: bapp.serviceName,
-        bapp_img: cardImage(deps, bapp.contract),
-        category_id: 0,
-        nft_order_no: shownBefore + index + 1,
-        summary: bapp.serviceName,
-        card_count: bapp.cardCount,
-        nft_id: bapp.nftId,
-        cards: page.cards.map((card) => listedCard(deps, bapp.nftId, card)),
-        cards_next_cursor: page.nextCursor,
-      };
-    }),
-  );
+  // One moment's reads: each entry's card_count and its cards agree, as a card moved in between
+  // would otherwise show a count beside a list it does not count.
+  const { bapps, more, shownBefore, pages } = await deps.store.readSnapshot(async (db) => {
+    const held = await listHeldBapps(db, { owner, chains, afterNftId, limit: pageSize });
+    return {
+      ...held,
+      shownBefore: afterNftId === undefined ? 0 : await countHeldBappsThrough(db, { owner, chains, nftId: afterNftId }),
+      pages: await Promise.all(held.bapps.map((bapp) => listCards(deps, { chain: bapp.chain, owner, contract: bapp.contract, limit: LIST_PAGE_SIZE }, db))),
+    };
+  });
+  const entries = bapps.map((bapp, index): BappEntry => {
+    const page = pages[index]!;
+    return {
+      id: bapp.nftId,
+      name: bapp.serviceName,
+      bapp_img: cardImage(deps, bapp.contract),
+      category_id: 0,
+      nft_order_no: shownBefore + index + 1,
+      summary: bapp.serviceName,
+      card_count: bapp.cardCount,
+      nft_id: bapp.nftId,
+      cards: page.cards.map((card) => listedCard(deps, bapp.nftId, card)),
+      cards_next_cursor: page.nextCursor,
+    };
+  });
   const last = bapps.at(-1);
   return { bapps: entries, next_cursor: more && last ? encodeBappCursor(last.nftId) : '' };
 }
@@ -79,13 +84,17 @@ export async function listPartnerNftCards(
   let cards: IndexedCard[];
   let nextCursor: string;
   if (input.isAll) {
-    cards = [];
-    let cursor: string | undefined;
-    do {
-      const page = await listCards(deps, { ...query, cursor, limit: MAX_PAGE_SIZE });
-      cards.push(...page.cards);
-      cursor = page.nextCursor;
-    } while (cursor);
+    // Every page as of one moment: a card moved between two pages' reads would show twice or not at all.
+    cards = await deps.store.readSnapshot(async (db) => {
+      const all: IndexedCard[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await listCards(deps, { ...query, cursor, limit: MAX_PAGE_SIZE }, db);
+        all.push(...page.cards);
+        cursor = page.nextCursor;
+      } while (cursor);
+      return all;
+    });
     nextCursor = '';
   } else {
     ({ cards, nextCursor } = await listCards(deps, { ...query, cursor: input.cursor, limit: LIST_PAGE_SIZE }));
@@ -98,10 +107,10 @@ export async function listPartnerNftCards(
   };
 }
 
-/** The card index's keyset page; its cursor refusals become 400. */
-export async function listCards(deps: { cardIndex: CardIndex }, input: ListCardsByOwnerInput): Promise<CardPage> {
+/** The card index's keyset page (read through `db` when given: a snapshot the caller holds); its cursor refusals become 400. */
+export async function listCards(deps: { cardIndex: CardIndex }, input: ListCardsByOwnerInput, db?: Db): Promise<CardPage> {
   try {
-    return await deps.cardIndex.listByOwner(input);
+    return await deps.cardIndex.listByOwner(input, db);
   } catch (error) {
     if (error instanceof InvalidCardCursorError) throw new AppError(Errors.BadRequest, { detail: error.message, cause: error });
     throw error;

@@ -15,6 +15,8 @@ import { cardUri } from '../card-uri.ts';
 import { encodeBappCursor } from './bapp-cursor.ts';
 import { listPartnerBapps } from './commands.ts';
 import { withoutMessage } from '../../testing/responses.ts';
+import { heldRead } from '../../testing/held-read.ts';
+import type { Store } from '../../store/database.ts';
 
 interface Minter {
   partner: PartnerRow;
@@ -277,6 +279,36 @@ describe('card lists: A12 GET /v2/wallet/bapp and A13 GET /v2/wallet/nft/:nft_id
       [[2, from.toLowerCase(), hash]],
     );
   });
+
+  test(
+    "A12 reads each entry's card_count and cards as of one moment, though a card moves while it reads",
+    // On SQLite the store's one connection is the list's until it has read: the index cannot commit in between.
+    { skip: process.env.WALLET_TEST_STORE === 'postgres' ? false : 'PostgreSQL only: run with WALLET_TEST_STORE=postgres' },
+    async () => {
+      const sender = await signedInPartner(app, services);
+      const from = sender.partner.main_address as Address;
+      await mintAs(sender, [from, from, from]);
+      // The list's first read (the BApps and their counts) is held while a card moves and the index records it.
+      const held = heldRead((row) => row.nftId === sender.nftId && 'cardCount' in row);
+      const store: Store = { ...services.store, readSnapshot: (work) => services.store.readSnapshot((db) => work(db.withPlugin(held.plugin))) };
+      const holding = held.arm();
+      const listing = listPartnerBapps({ ...services, store }, sender.partner, {});
+      await Promise.race([holding, listing.then(() => assert.fail('A12 answered without reading through a snapshot'))]);
+
+      const chain = services.chains.get('main');
+      const { account } = await signerOf(sender);
+      const wallet = createWalletClient({ account, chain: chain.viemChain, transport: http(chain.rpcUrl) });
+      const hash = await wallet.writeContract({ address: sender.contractAddress, abi: cardNftAbi, functionName: 'transferFrom', args: [from, other.partner.main_address as Address, 2n] });
+      const receipt = await chain.client.waitForTransactionReceipt({ hash });
+      await services.cardIndex.waitUntilIndexed('main', receipt.blockNumber);
+      held.release();
+
+      const entry = (await listing).bapps.find((bapp) => bapp.nft_id === sender.nftId);
+      assert.deepEqual([entry?.card_count, ids(entry?.cards ?? [])], [3, [1, 2, 3]], 'as the list stood when it began');
+      const after = (await ok('/v2/wallet/bapp', sender.token)).bapps.find((bapp: { nft_id: number }) => bapp.nft_id === sender.nftId);
+      assert.deepEqual([after.card_count, ids(after.cards)], [2, [1, 3]]);
+    },
+  );
 
   test('refusals: no token, isAll with a cursor, bad cursors, unknown nft_id, bad values', async () => {
     const badRequest = { code: 400, err: 'bad request' };
