@@ -40,44 +40,52 @@ export async function listAccounts<K extends AccountKind>(deps: { db: Db }, kind
 /**
  * Sets an account's status and records the change in the audit log, in one transaction. A partner
  * made active again must have been approved (its card contract exists): a pending partner is
- * approved with `partner approve` instead.
+ * approved with `partner approve` instead. The change is made only while the account still holds
+ * the status read for the log's `before`; another operator's change in between is read again, so
+ * the log's entries follow one another.
  */
 export async function setAccountStatus<K extends AccountKind>(
   deps: { db: Db; phoneDefaultCountry: string },
   kind: K,
   input: { by: AccountSelector; status: AccountStatusName; actor: string; reason?: string },
 ): Promise<AccountRow<K>> {
-  const account = await findAccountOrFail(deps, kind, input.by);
   const status = ACCOUNT_STATUS[input.status];
-  if (kind === 'partner' && status === ACCOUNT_STATUS.active && !(account as AccountRow<'partner'>).contract_address) {
-    throw new AppError(Errors.BadRequest, { detail: 'this partner was never approved: run partner approve' });
-  }
-  await deps.db.transaction().execute(async (trx) => {
-    await updateAccount(trx, kind, account.id, { status, updated_at: epochSeconds() });
-    await recordOperatorAction(trx, input.actor, {
-      action: `${kind === 'partner' ? 'partner' : 'user'} set-status`,
-      target: `${kind} ${account.email}`,
-      before: { status: statusName(account.status) },
-      after: { status: input.status, ...(input.reason ? { reason: input.reason } : {}) },
+  for (;;) {
+    const account = await findAccountOrFail(deps, kind, input.by);
+    if (kind === 'partner' && status === ACCOUNT_STATUS.active && !(account as AccountRow<'partner'>).contract_address) {
+      throw new AppError(Errors.BadRequest, { detail: 'this partner was never approved: run partner approve' });
+    }
+    const changed = await deps.db.transaction().execute(async (trx) => {
+      if (!(await updateAccount(trx, kind, account.id, { status: account.status }, { status, updated_at: epochSeconds() }))) return false;
+      await recordOperatorAction(trx, input.actor, {
+        action: `${kind === 'partner' ? 'partner' : 'user'} set-status`,
+        target: `${kind} ${account.email}`,
+        before: { status: statusName(account.status) },
+        after: { status: input.status, ...(input.reason ? { reason: input.reason } : {}) },
+      });
+      return true;
     });
-  });
-  return { ...account, status };
+    if (changed) return { ...account, status };
+  }
 }
 
-/** Sets a partner's monthly mint limit (4080 past it), recorded in the audit log. */
+/** Sets a partner's monthly mint limit (4080 past it), recorded in the audit log (its `before` as setAccountStatus's). */
 export async function setMintLimit(
   deps: { db: Db; phoneDefaultCountry: string },
   input: { by: AccountSelector; mintLimit: number; actor: string },
 ): Promise<AccountRow<'partner'>> {
-  const partner = await findAccountOrFail(deps, 'partner', input.by);
-  await deps.db.transaction().execute(async (trx) => {
-    await updateAccount(trx, 'partner', partner.id, { mint_limit: input.mintLimit, updated_at: epochSeconds() });
-    await recordOperatorAction(trx, input.actor, {
-      action: 'partner set-mint-limit',
-      target: `partner ${partner.email}`,
-      before: { mint_limit: partner.mint_limit },
-      after: { mint_limit: input.mintLimit },
+  for (;;) {
+    const partner = await findAccountOrFail(deps, 'partner', input.by);
+    const changed = await deps.db.transaction().execute(async (trx) => {
+      if (!(await updateAccount(trx, 'partner', partner.id, { mint_limit: partner.mint_limit }, { mint_limit: input.mintLimit, updated_at: epochSeconds() }))) return false;
+      await recordOperatorAction(trx, input.actor, {
+        action: 'partner set-mint-limit',
+        target: `partner ${partner.email}`,
+        before: { mint_limit: partner.mint_limit },
+        after: { mint_limit: input.mintLimit },
+      });
+      return true;
     });
-  });
-  return { ...partner, mint_limit: input.mintLimit };
+    if (changed) return { ...partner, mint_limit: input.mintLimit };
+  }
 }

@@ -53,11 +53,16 @@ export async function findAccount<K extends AccountKind>(
   return (await query.executeTakeFirst()) as unknown as AccountRow<K> | undefined;
 }
 
+/** Changes an account while it still holds `expected`; false (nothing changed) when it no longer does. */
 export async function updateAccount(
   trx: DbTransaction,
   kind: AccountKind,
   id: string,
+  expected: { status: number } | { mint_limit: number },
   changes: { status?: number; mint_limit?: number; updated_at: number },
-): Promise<void> {
-  await trx.updateTable(table(kind)).set(changes).where('id', '=', id).execute();
+): Promise<boolean> {
+  let query = trx.updateTable(table(kind)).set(changes).where('id', '=', id);
+  query = 'status' in expected ? query.where('status', '=', expected.status) : query.where('mint_limit', '=', expected.mint_limit);
+  const result = await query.executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
