@@ -81,6 +81,11 @@ export async function listMemberTransfers(db: Db, userId: string, limit: number,
 
 /** Escrow claim links the member claimed, newest first, with the card's BApp. */
 export async function listMemberClaims(db: Db, userId: string, limit: number, after?: Position) {
+  return memberClaimsQuery(db, userId, limit, after).execute();
+}
+
+/** listMemberClaims' query, read along index escrow_claims_member (migration 027). */
+export function memberClaimsQuery(db: Db, userId: string, limit: number, after?: Position) {
   return db
     .selectFrom('escrow_claims as e')
     .leftJoin('partners as p', 'p.id', 'e.partner_id')
@@ -89,8 +94,7 @@ export async function listMemberClaims(db: Db, userId: string, limit: number, af
     .where(before(['e.updated_ms', 'e.id'], after))
     .orderBy('e.updated_ms', 'desc')
     .orderBy('e.id', 'desc')
-    .limit(limit)
-    .execute();
+    .limit(limit);
 }
 
 /** Who the addresses (lower-case) are, as far as this service knows: members, people whose wallet it keeps, BApps, escrow contracts. */
