@@ -43,17 +43,11 @@ export async function oldestPending(db: Db): Promise<Array<{ chain: string; crea
 
 /** The next nonce the outbox would give each account that has transactions without a receipt (at most `limit`). */
 export async function pendingAccountNonces(db: Db, limit: number): Promise<Array<{ chain: string; address: string; nextNonce: number }>> {
+  // From the rows without a receipt (few, along outbox_status_block) to their accounts' nonces: not
+  // every account that ever sent, each looked up in the outbox.
   const rows = await db
-    .selectFrom('account_nonces as n')
-    .where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('outbox_transactions as t')
-          .whereRef('t.chain', '=', 'n.chain')
-          .whereRef('t.from_address', '=', 'n.address')
-          .where('t.status', '=', 'signed')
-          .select(sql`1`.as('one')),
-      ),
-    )
+    .selectFrom((eb) => eb.selectFrom('outbox_transactions').where('status', '=', 'signed').select(['chain', 'from_address']).distinct().as('t'))
+    .innerJoin('account_nonces as n', (join) => join.onRef('n.chain', '=', 't.chain').onRef('n.address', '=', 't.from_address'))
     .select(['n.chain', 'n.address', 'n.next_nonce'])
     .orderBy('n.chain')
     .orderBy('n.address')

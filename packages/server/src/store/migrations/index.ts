@@ -25,7 +25,7 @@ import * as masterKeyRollout from './023-master-key-rollout.ts';
 import * as memberTransfers from './024-member-transfers.ts';
 import * as cardContractKind from './025-card-contract-kind.ts';
 import * as pinChangeCheck from './026-pin-change-check.ts';
-import * as memberClaimsIndex from './027-member-claims-index.ts';
+import * as readIndexes from './027-read-indexes.ts';
 
 import type { MigrationContext } from './context.ts';
 
@@ -63,7 +63,7 @@ const migrations: Record<string, MigrationModule> = {
   '024-member-transfers': memberTransfers,
   '025-card-contract-kind': cardContractKind,
   '026-pin-change-check': pinChangeCheck,
-  '027-member-claims-index': memberClaimsIndex,
+  '027-read-indexes': readIndexes,
 };
 
 export function migrationProvider(context: MigrationContext): MigrationProvider {

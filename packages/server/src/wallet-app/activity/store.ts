@@ -81,11 +81,6 @@ export async function listMemberTransfers(db: Db, userId: string, limit: number,
 
 /** Escrow claim links the member claimed, newest first, with the card's BApp. */
 export async function listMemberClaims(db: Db, userId: string, limit: number, after?: Position) {
-  return memberClaimsQuery(db, userId, limit, after).execute();
-}
-
-/** listMemberClaims' query, read along index escrow_claims_member (migration 027). */
-export function memberClaimsQuery(db: Db, userId: string, limit: number, after?: Position) {
   return db
     .selectFrom('escrow_claims as e')
     .leftJoin('partners as p', 'p.id', 'e.partner_id')
@@ -94,20 +89,24 @@ export function memberClaimsQuery(db: Db, userId: string, limit: number, after?:
     .where(before(['e.updated_ms', 'e.id'], after))
     .orderBy('e.updated_ms', 'desc')
     .orderBy('e.id', 'desc')
-    .limit(limit);
+    .limit(limit)
+    .execute();
 }
 
 /** Who the addresses (lower-case) are, as far as this service knows: members, people whose wallet it keeps, BApps, escrow contracts. */
 export async function namesOf(db: Db, addresses: string[]): Promise<Map<string, { name: string; kind: 'member' | 'person' | 'bapp' | 'claim_link' | 'operator' }>> {
   const names = new Map<string, { name: string; kind: 'member' | 'person' | 'bapp' | 'claim_link' | 'operator' }>();
   if (addresses.length === 0) return names;
+  // Addresses are stored lower-case, so they are matched as they are, along their indexes.
   const [members, people, partners, escrows] = await Promise.all([
-    db.selectFrom('users').select(['main_address', 'name']).where(sql<string>`lower(main_address)`, 'in', addresses).execute(),
+    db.selectFrom('users').select(['main_address', 'name']).where('main_address', 'in', addresses).execute(),
     db.selectFrom('reserved_wallets').select(['address', 'name']).where('address', 'in', addresses).execute(),
-    db.selectFrom('partners').select(['main_address', 'service_name']).where(sql<string>`lower(main_address)`, 'in', addresses).execute(),
-    db.selectFrom('escrow_claims').select('escrow_address').distinct().where('escrow_address', 'in', addresses).execute(),
+    db.selectFrom('partners').select(['main_address', 'service_name']).where('main_address', 'in', addresses).execute(),
+    // Each chain's escrow contract, deployed once (operator/escrow.ts): not every claim link's row.
+    db.selectFrom('service_settings').select('value').where('key', 'like', 'escrow_address:%').execute(),
   ]);
-  for (const row of escrows) names.set(row.escrow_address, { name: 'a claim link', kind: 'claim_link' });
+  const asked = new Set(addresses);
+  for (const { value } of escrows) if (asked.has(value.toLowerCase())) names.set(value.toLowerCase(), { name: 'a claim link', kind: 'claim_link' });
   for (const row of partners) names.set(row.main_address.toLowerCase(), { name: row.service_name, kind: 'bapp' });
   for (const row of people) names.set(row.address, { name: row.name, kind: 'person' });
   for (const row of members) names.set(row.main_address.toLowerCase(), { name: row.name, kind: 'member' });

@@ -1,0 +1,89 @@
+/**
+ * Reads on request paths and frequent loops over tables that grow without bound go along an index
+ * (SQLite's plans; PostgreSQL has the same indexes, migration 027): none reads its whole table.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { purgeRequests } from '../a2a/requests/store.ts';
+import { pendingAccountNonces } from '../metrics/store.ts';
+import { OutboxStore } from '../outbox/store.ts';
+import { findInvitesOfWallet } from '../people/store.ts';
+import { inviteAwaitsWallet, markPersonInvitesUsed } from '../users/store.ts';
+import { listMemberClaims, namesOf } from '../wallet-app/activity/store.ts';
+import { listDeliveries } from '../webhooks/store.ts';
+import { sqlitePlansOf } from '../testing/query-plans.ts';
+import { openTestStore, type TestStore } from '../testing/test-store.ts';
+import type { Db } from './database.ts';
+
+const address = `0x${'a'.repeat(40)}`;
+const person = { name: 'Kim', phone: '+821012345678' };
+
+describe('reads along an index (SQLite plans)', () => {
+  let testStore: TestStore;
+  before(async () => {
+    testStore = await openTestStore('sqlite');
+  });
+  after(() => testStore?.cleanup());
+
+  /** The plan of each query `work` runs, joined; asserts none scans one of `tables` whole. */
+  async function plansOf(tables: string[], work: (db: Db) => Promise<unknown>): Promise<string> {
+    const plans = await sqlitePlansOf(testStore.store, work);
+    assert.ok(plans.length > 0, 'the work ran a query');
+    const all = plans.map(({ sql, plan }) => `${sql}\n${plan}`).join('\n\n');
+    for (const table of tables) assert.doesNotMatch(all, new RegExp(`SCAN ${table}\\b(?! USING)`), all);
+    return all;
+  }
+
+  test("the wallet app's activity: a member's claimed links, newest first, without a sort", async () => {
+    for (const after of [undefined, [1_700_000_000_000, 'claim-id']]) {
+      const plan = await plansOf(['e', 'escrow_claims'], (db) => listMemberClaims(db, 'member-id', 21, after));
+      assert.match(plan, /SEARCH e USING (COVERING )?INDEX escrow_claims_member \(claimed_by=/, plan);
+      assert.doesNotMatch(plan, /TEMP B-TREE/, plan);
+    }
+  });
+
+  test("the wallet app's activity: who the counterparties are", async () => {
+    const plan = await plansOf(['users', 'reserved_wallets', 'escrow_claims'], (db) => namesOf(db, [address, `0x${'b'.repeat(40)}`]));
+    assert.match(plan, /SEARCH users USING INDEX users_main_address/, plan);
+    assert.match(plan, /SEARCH reserved_wallets USING INDEX reserved_wallets_address/, plan);
+    assert.doesNotMatch(plan, /escrow_claims/, 'escrow contracts are read from the settings');
+  });
+
+  test("the outbox's rewind watch and its check after a rewind: a chain's mined rows above a height, newest first", async () => {
+    const plan = await plansOf(['outbox_transactions'], async (db) => {
+      const outbox = new OutboxStore({ ...testStore.store, db });
+      await outbox.minedAbove('main', 1_000, 500);
+      await outbox.minedPage('main', undefined, 500);
+      await outbox.minedPage('main', { blockNumber: 1_000, id: 'id' }, 500);
+    });
+    assert.match(plan, /SEARCH outbox_transactions USING INDEX outbox_status_block \(status=\? AND chain=\? AND block_number>\?\)/, plan);
+    assert.doesNotMatch(plan, /TEMP B-TREE/, plan);
+  });
+
+  test('/metrics: the accounts with transactions waiting for a receipt', async () => {
+    const plan = await plansOf(['outbox_transactions', 'account_nonces', 'n'], (db) => pendingAccountNonces(db, 100));
+    assert.match(plan, /SEARCH outbox_transactions USING (COVERING )?INDEX outbox_status_block \(status=\?\)/, plan);
+    assert.match(plan, /SEARCH n USING INDEX sqlite_autoindex_account_nonces_1 \(chain=\? AND address=\?\)/, plan);
+  });
+
+  test("B1's purge of finished and expired requests", async () => {
+    const plan = await plansOf(['a2a_requests'], (db) => purgeRequests(db, 86_400, 1_700_000_000));
+    assert.match(plan, /MULTI-INDEX OR/, plan);
+    assert.match(plan, /INDEX a2a_requests_finished \(finished_at<\?\)/, plan);
+  });
+
+  test("a member's sign-up: the invites of her phone and name, and of a reserved wallet", async () => {
+    const plan = await plansOf(['person_invites'], async (db) => {
+      await inviteAwaitsWallet(db, person, 0);
+      await db.transaction().execute((trx) => markPersonInvitesUsed(trx, person, 1));
+      await findInvitesOfWallet(db, 'wallet-id');
+    });
+    assert.match(plan, /SEARCH person_invites USING INDEX person_invites_person \(phone=\? AND name=\?\)/, plan);
+    assert.match(plan, /SEARCH person_invites USING INDEX person_invites_wallet \(reserved_wallet_id=\?\)/, plan);
+  });
+
+  test("a partner's delivery log of one endpoint, newest first", async () => {
+    const plan = await plansOf(['webhook_messages'], (db) => listDeliveries(db, 'endpoint-id', 20));
+    assert.match(plan, /SEARCH webhook_messages USING INDEX webhook_messages_endpoint \(endpoint_id=\?\)/, plan);
+  });
+});
