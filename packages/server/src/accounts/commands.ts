@@ -1,4 +1,4 @@
-import { recordOperatorAction } from '../audit/store.ts';
+import { recordOperatorAction, type OperatorAction } from '../audit/store.ts';
 import { AppError } from '../errors/app-error.ts';
 import { Errors } from '../errors/codes.ts';
 import { epochSeconds, type Db } from '../store/database.ts';
@@ -40,9 +40,7 @@ export async function listAccounts<K extends AccountKind>(deps: { db: Db }, kind
 /**
  * Sets an account's status and records the change in the audit log, in one transaction. A partner
  * made active again must have been approved (its card contract exists): a pending partner is
- * approved with `partner approve` instead. The change is made only while the account still holds
- * the status read for the log's `before`; another operator's change in between is read again, so
- * the log's entries follow one another.
+ * approved with `partner approve` instead.
  */
 export async function setAccountStatus<K extends AccountKind>(
   deps: { db: Db; phoneDefaultCountry: string },
@@ -50,42 +48,54 @@ export async function setAccountStatus<K extends AccountKind>(
   input: { by: AccountSelector; status: AccountStatusName; actor: string; reason?: string },
 ): Promise<AccountRow<K>> {
   const status = ACCOUNT_STATUS[input.status];
-  for (;;) {
-    const account = await findAccountOrFail(deps, kind, input.by);
+  return changeAccount(deps, kind, input, (account) => {
     if (kind === 'partner' && status === ACCOUNT_STATUS.active && !(account as AccountRow<'partner'>).contract_address) {
       throw new AppError(Errors.BadRequest, { detail: 'this partner was never approved: run partner approve' });
     }
-    const changed = await deps.db.transaction().execute(async (trx) => {
-      if (!(await updateAccount(trx, kind, account.id, { status: account.status }, { status, updated_at: epochSeconds() }))) return false;
-      await recordOperatorAction(trx, input.actor, {
+    return {
+      expected: { status: account.status },
+      changes: { status },
+      entry: {
         action: `${kind === 'partner' ? 'partner' : 'user'} set-status`,
         target: `${kind} ${account.email}`,
         before: { status: statusName(account.status) },
         after: { status: input.status, ...(input.reason ? { reason: input.reason } : {}) },
-      });
-      return true;
-    });
-    if (changed) return { ...account, status };
-  }
+      },
+    };
+  });
 }
 
-/** Sets a partner's monthly mint limit (4080 past it), recorded in the audit log (its `before` as setAccountStatus's). */
+/** Sets a partner's monthly mint limit (4080 past it), recorded in the audit log. */
 export async function setMintLimit(
   deps: { db: Db; phoneDefaultCountry: string },
   input: { by: AccountSelector; mintLimit: number; actor: string },
 ): Promise<AccountRow<'partner'>> {
+  return changeAccount(deps, 'partner', input, (partner) => ({
+    expected: { mint_limit: partner.mint_limit },
+    changes: { mint_limit: input.mintLimit },
+    entry: { action: 'partner set-mint-limit', target: `partner ${partner.email}`, before: { mint_limit: partner.mint_limit }, after: { mint_limit: input.mintLimit } },
+  }));
+}
+
+/**
+ * Makes the change `plan` gives for the account as read, with its audit entry, in one transaction,
+ * and only while the account still holds the value the entry's `before` records: another
+ * operator's change in between is read again, so the log's entries follow one another.
+ */
+async function changeAccount<K extends AccountKind>(
+  deps: { db: Db; phoneDefaultCountry: string },
+  kind: K,
+  input: { by: AccountSelector; actor: string },
+  plan: (account: AccountRow<K>) => { expected: { status: number } | { mint_limit: number }; changes: { status?: number; mint_limit?: number }; entry: OperatorAction },
+): Promise<AccountRow<K>> {
   for (;;) {
-    const partner = await findAccountOrFail(deps, 'partner', input.by);
+    const account = await findAccountOrFail(deps, kind, input.by);
+    const { expected, changes, entry } = plan(account);
     const changed = await deps.db.transaction().execute(async (trx) => {
-      if (!(await updateAccount(trx, 'partner', partner.id, { mint_limit: partner.mint_limit }, { mint_limit: input.mintLimit, updated_at: epochSeconds() }))) return false;
-      await recordOperatorAction(trx, input.actor, {
-        action: 'partner set-mint-limit',
-        target: `partner ${partner.email}`,
-        before: { mint_limit: partner.mint_limit },
-        after: { mint_limit: input.mintLimit },
-      });
+      if (!(await updateAccount(trx, kind, account.id, expected, { ...changes, updated_at: epochSeconds() }))) return false;
+      await recordOperatorAction(trx, input.actor, entry);
       return true;
     });
-    if (changed) return { ...partner, mint_limit: input.mintLimit };
+    if (changed) return { ...account, ...changes };
   }
 }

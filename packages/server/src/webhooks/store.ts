@@ -166,36 +166,25 @@ export async function recordAttempt(
 }
 
 /**
- * The newest messages of an endpoint, with their attempts: the delivery log. One statement, so the
- * messages and their attempts are read at one moment: read one after the other, an attempt recorded
- * in between showed beside its message still pending (PostgreSQL reads each statement afresh).
+ * The newest messages of an endpoint, with their attempts: the delivery log. Two reads: a caller
+ * that shows them together reads through a snapshot (Store.readSnapshot), or an attempt recorded in
+ * between shows beside its message still pending (PostgreSQL reads each statement afresh).
  */
 export async function listDeliveries(db: Db, endpointId: string, limit: number): Promise<Array<WebhookMessageRow & { attemptRows: WebhookAttemptRow[] }>> {
-  const rows = await db
-    .with('newest', (query) => query.selectFrom('webhook_messages').selectAll().where('endpoint_id', '=', endpointId).orderBy('id', 'desc').limit(limit))
-    .selectFrom('newest as m')
-    .leftJoin('webhook_attempts as a', 'a.message_id', 'm.id')
-    .selectAll('m')
-    .select(['a.id as attempt_id', 'a.at_ms as attempt_at_ms', 'a.response_status as attempt_response_status', 'a.error as attempt_error', 'a.duration_ms as attempt_duration_ms'])
-    .orderBy('m.id', 'desc')
-    .orderBy('a.at_ms')
-    .orderBy('a.id')
+  const messages = await db.selectFrom('webhook_messages').selectAll().where('endpoint_id', '=', endpointId).orderBy('id', 'desc').limit(limit).execute();
+  if (messages.length === 0) return [];
+  const attempts = await db
+    .selectFrom('webhook_attempts')
+    .selectAll()
+    .where(
+      'message_id',
+      'in',
+      messages.map((message) => message.id),
+    )
+    .orderBy('at_ms')
+    .orderBy('id')
     .execute();
-  const messages: Array<WebhookMessageRow & { attemptRows: WebhookAttemptRow[] }> = [];
-  for (const { attempt_id, attempt_at_ms, attempt_response_status, attempt_error, attempt_duration_ms, ...message } of rows) {
-    if (messages.at(-1)?.id !== message.id) messages.push({ ...message, attemptRows: [] });
-    if (attempt_id === null) continue;
-    messages.at(-1)!.attemptRows.push({
-      id: attempt_id,
-      message_id: message.id,
-      endpoint_id: message.endpoint_id,
-      at_ms: Number(attempt_at_ms),
-      response_status: attempt_response_status,
-      error: attempt_error,
-      duration_ms: Number(attempt_duration_ms),
-    });
-  }
-  return messages;
+  return messages.map((message) => ({ ...message, attemptRows: attempts.filter((attempt) => attempt.message_id === message.id) }));
 }
 
 export function findMessage(db: Db, endpointId: string, messageId: string): Promise<WebhookMessageRow | undefined> {
