@@ -118,6 +118,7 @@ test('on an external node, which other instances send to, only what the node hol
   });
   await unstick([deposit, claim, held4!, held5!, lost6!], new Set(), now);
   assert.deepEqual(sent, ['sender-4', 'sender-5'], 'the queued ones, in nonce order; not the claim, nor nonce 6');
+  assert.equal(calls.filter((call) => call === 'txpool_inspect').length, 1, "the node's pool read once for its two stalled accounts");
   assert.ok(calls.includes(`anvil_removePoolTransactions ${sender}`));
   assert.ok(!calls.some((call) => call.startsWith('anvil_removePoolTransactions') && !call.endsWith(sender)));
   // Still the lowest long after: on an external node that alone sends nothing (the passes do, in order).

@@ -1,5 +1,5 @@
 import type { Address } from 'viem';
-import { accountQueue, clearAccountPool, mineStalledPool, type ChainContext, type ChainRegistry } from './chains.ts';
+import { accountQueue, clearAccountPool, mineStalledPool, queuedNonces, type ChainContext, type ChainRegistry } from './chains.ts';
 import { isNodeUnreachable } from './node-errors.ts';
 
 /** How long a sent transaction may sit unmined on an automining node before a block is mined by hand. */
@@ -62,13 +62,16 @@ export function automineUnsticker<T extends PooledTransaction>(
     const lowestUnmined = lowestOf(unmined.filter((row) => watched.has(accountOf(row))));
     for (const key of stalledLowest.keys()) if (!lowestUnmined.has(key)) stalledLowest.delete(key);
     const stuck: Array<{ row: T; queued: Set<number> }> = [];
+    // A chain's pool is read once a pass, whatever the number of its stalled accounts.
+    const pools = new Map<string, ReturnType<typeof queuedNonces>>();
+    const poolOf = (chain: ChainContext) => pools.get(chain.name) ?? pools.set(chain.name, queuedNonces(chain)).get(chain.name)!;
     for (const [key, row] of lowestUnmined) {
       const seen = stalledLowest.get(key);
       if (seen?.id !== row.id) stalledLowest.set(key, { id: row.id, since: now });
       const chain = chains.get(row.chain);
       // A queued next nonce shows in the node's pool as soon as the account stalls; STUCK_MS is
       // for whatever else keeps it back, on an embedded node only (see below).
-      const queue = lowest.has(key) ? await accountQueue(chain, row.from_address as Address).catch(() => undefined) : undefined;
+      const queue = lowest.has(key) ? await accountQueue(chain, row.from_address as Address, poolOf(chain)).catch(() => undefined) : undefined;
       const queuedNext = queue?.next === row.nonce && queue.queued.has(row.nonce);
       if (queuedNext || (chain.managed && seen?.id === row.id && now - seen.since > STUCK_MS)) stuck.push({ row, queued: queue?.queued ?? new Set() });
     }

@@ -166,18 +166,21 @@ export async function clearAccountPool(chain: ChainContext, address: Address): P
   await chain.client.request({ method: 'anvil_removePoolTransactions' as never, params: [address] as never });
 }
 
+/** The nonces an anvil keeps in its queue, by account (lower-case): its whole pool, read once. */
+export async function queuedNonces(chain: ChainContext): Promise<Map<string, Set<number>>> {
+  const pool = (await chain.client.request({ method: 'txpool_inspect' as never })) as { queued?: Record<string, Record<string, unknown>> };
+  return new Map(Object.entries(pool.queued ?? {}).map(([account, nonces]) => [account.toLowerCase(), new Set(Object.keys(nonces).map(Number))]));
+}
+
 /**
  * An account's next nonce to mine and the nonces an anvil keeps in its queue for it. The next nonce
  * among them is the state clearAccountPool is for, told from the node's own pool at once; a nonce
- * queued behind a missing one is not this.
+ * queued behind a missing one is not this. `queued`: the pool already being read for other
+ * accounts of the chain.
  */
-export async function accountQueue(chain: ChainContext, address: Address): Promise<{ next: number; queued: Set<number> }> {
-  const [pool, next] = await Promise.all([
-    chain.client.request({ method: 'txpool_inspect' as never }) as Promise<{ queued?: Record<string, Record<string, unknown>> }>,
-    chain.client.getTransactionCount({ address, blockTag: 'latest' }),
-  ]);
-  const queued = Object.entries(pool.queued ?? {}).find(([account]) => account.toLowerCase() === address.toLowerCase())?.[1] ?? {};
-  return { next, queued: new Set(Object.keys(queued).map(Number)) };
+export async function accountQueue(chain: ChainContext, address: Address, queued = queuedNonces(chain)): Promise<{ next: number; queued: Set<number> }> {
+  const [pool, next] = await Promise.all([queued, chain.client.getTransactionCount({ address, blockTag: 'latest' })]);
+  return { next, queued: pool.get(address.toLowerCase()) ?? new Set() };
 }
 
 /** Whether an anvil keeps `nonce` of `address` in its queue although it is the account's next one to mine (see accountQueue). */

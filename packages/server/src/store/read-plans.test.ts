@@ -9,7 +9,8 @@ import { pendingAccountNonces } from '../metrics/store.ts';
 import { OutboxStore } from '../outbox/store.ts';
 import { findInvitesOfWallet } from '../people/store.ts';
 import { inviteAwaitsWallet, markPersonInvitesUsed } from '../users/store.ts';
-import { listMemberClaims, namesOf } from '../wallet-app/activity/store.ts';
+import { hasSentTo } from '../wallet-app/store.ts';
+import { listCardTransfersOf, listMemberClaims, listUnfinishedCardSendsBy, namesOf } from '../wallet-app/activity/store.ts';
 import { listDeliveries } from '../webhooks/store.ts';
 import { sqlitePlansOf } from '../testing/query-plans.ts';
 import { openTestStore, type TestStore } from '../testing/test-store.ts';
@@ -40,6 +41,30 @@ describe('reads along an index (SQLite plans)', () => {
       assert.match(plan, /SEARCH e USING (COVERING )?INDEX escrow_claims_member \(claimed_by=/, plan);
       assert.doesNotMatch(plan, /TEMP B-TREE/, plan);
     }
+  });
+
+  test("the wallet app's activity: an address's card transfers, newest first, without sorting all of them", async () => {
+    for (const after of [undefined, [1_700_000_000, `0x${'1'.repeat(64)}`, 3]]) {
+      const plan = await plansOf(['indexed_card_transfers'], (db) => listCardTransfersOf(db, address, 21, after));
+      const bound = after ? ' AND block_time<\\?' : '';
+      assert.match(plan, new RegExp(`SEARCH indexed_card_transfers USING INDEX card_transfers_from_time \\(from_address=\\?${bound}\\)`), plan);
+      assert.match(plan, new RegExp(`SEARCH indexed_card_transfers USING INDEX card_transfers_to_time \\(to_address=\\?${bound}\\)`), plan);
+      // Each side read in the list's order up to its page; only the pages are sorted when merged.
+      assert.doesNotMatch(plan, /USING INDEX card_transfers_\w+ \([^)]*\)\nUSE TEMP B-TREE/, plan);
+    }
+  });
+
+  test("the wallet app's activity: an address's unfinished card sends, without reading its finished ones", async () => {
+    for (const after of [undefined, [1_700_000_000_000, 'row-id']]) {
+      const plan = await plansOf(['o', 'outbox_transactions'], (db) => listUnfinishedCardSendsBy(db, address, 21, after));
+      assert.match(plan, new RegExp(`SEARCH o USING INDEX outbox_unfinished_card_sends \\(from_address=\\?${after ? ' AND created_ms<\\?' : ''}\\)`), plan);
+      assert.doesNotMatch(plan, /TEMP B-TREE/, plan);
+    }
+  });
+
+  test("the request view: whether the member ever sent to an address, without reading her history", async () => {
+    const plan = await plansOf(['outbox_transactions'], (db) => hasSentTo(db, 'main', address, `0x${'b'.repeat(40)}`));
+    assert.match(plan, /SEARCH outbox_transactions USING (COVERING )?INDEX outbox_from_to \(from_address=\? AND to_address=\? AND chain=\?\)/, plan);
   });
 
   test("the wallet app's activity: who the counterparties are", async () => {

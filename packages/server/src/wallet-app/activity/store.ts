@@ -7,13 +7,21 @@ import type { Db } from '../../store/database.ts';
  */
 export type Position = Array<string | number>;
 
-/** `(columns) < (values)` in the list's order, written out so both stores use their indexes the same way. */
+/**
+ * `(columns) < (values)` in the list's order, written out so both stores use their indexes the same
+ * way; the first column's bound stated on its own too, so a later page starts its index range at
+ * its position rather than reading past every newer row.
+ */
 function before(columns: string[], values: Position | undefined): Expression<SqlBool> {
   if (!values) return sql<SqlBool>`1 = 1`;
+  return sql<SqlBool>`${sql.ref(columns[0]!)} <= ${values[0]} and ${strictlyBefore(columns, values)}`;
+}
+
+function strictlyBefore(columns: string[], values: Position): Expression<SqlBool> {
   const [column, ...rest] = columns;
   const [value, ...others] = values;
   if (rest.length === 0) return sql<SqlBool>`${sql.ref(column!)} < ${value}`;
-  return sql<SqlBool>`(${sql.ref(column!)} < ${value} or (${sql.ref(column!)} = ${value} and ${before(rest, others)}))`;
+  return sql<SqlBool>`(${sql.ref(column!)} < ${value} or (${sql.ref(column!)} = ${value} and ${strictlyBefore(rest, others)}))`;
 }
 
 /** The member's App2App requests (those she opened), newest first. */
@@ -29,15 +37,26 @@ export async function listMemberRequests(db: Db, userId: string, limit: number, 
     .execute();
 }
 
-/** Indexed card transfers from or to `address` (lower-case), newest first, with the contract's nft_id and BApp of this service. */
+/**
+ * Indexed card transfers from or to `address` (lower-case), newest first, with the contract's nft_id
+ * and BApp of this service. Each side is read along its own index in the list's order and stops at
+ * a page (a transfer to oneself counts as sent); only the two pages are merged and sorted.
+ */
 export async function listCardTransfersOf(db: Db, address: string, limit: number, after?: Position) {
+  const side = (column: 'from_address' | 'to_address') => {
+    let page = db
+      .selectFrom('indexed_card_transfers')
+      .select(['chain', 'contract', 'token_id', 'from_address', 'to_address', 'tx_hash', 'log_index', 'block_time'])
+      .where(column, '=', address)
+      .where(before(['block_time', 'tx_hash', 'log_index'], after));
+    if (column === 'to_address') page = page.where('from_address', '!=', address);
+    return db.selectFrom(page.orderBy('block_time', 'desc').orderBy('tx_hash', 'desc').orderBy('log_index', 'desc').limit(limit).as(column)).selectAll();
+  };
   return db
-    .selectFrom('indexed_card_transfers as t')
+    .selectFrom(side('from_address').unionAll(side('to_address')).as('t'))
     .leftJoin('nft_contracts as c', (join) => join.onRef('c.chain', '=', 't.chain').onRef('c.address', '=', 't.contract'))
     .leftJoin('partners as p', 'p.id', 'c.partner_id')
     .select(['t.chain', 't.contract', 't.token_id', 't.from_address', 't.to_address', 't.tx_hash', 't.log_index', 't.block_time', 'c.id as nft_id', 'p.service_name as bapp_name'])
-    .where((eb) => eb.or([eb('t.from_address', '=', address), eb('t.to_address', '=', address)]))
-    .where(before(['t.block_time', 't.tx_hash', 't.log_index'], after))
     .orderBy('t.block_time', 'desc')
     .orderBy('t.tx_hash', 'desc')
     .orderBy('t.log_index', 'desc')
@@ -56,8 +75,9 @@ export async function listUnfinishedCardSendsBy(db: Db, address: string, limit: 
     .leftJoin('partners as p', 'p.id', 'c.partner_id')
     .select(['o.id', 'o.chain', 'o.to_address', 'o.data', 'o.tx_hash', 'o.status', 'o.receipt_status', 'o.created_ms', 'c.id as nft_id', 'p.service_name as bapp_name'])
     .where('o.from_address', '=', address)
-    .where('o.idempotency_key', 'like', '%card-send:%')
-    .where((eb) => eb.or([eb('o.status', '!=', 'mined'), eb('o.receipt_status', '!=', 'success')]))
+    // The condition of the index that holds only these rows (migration 028), as literals: a store
+    // uses a partial index only for a query whose condition is its own.
+    .where(sql<SqlBool>`o.idempotency_key like '%card-send:%' and (o.status <> 'mined' or o.receipt_status <> 'success')`)
     .where(before(['o.created_ms', 'o.id'], after))
     .orderBy('o.created_ms', 'desc')
     .orderBy('o.id', 'desc')

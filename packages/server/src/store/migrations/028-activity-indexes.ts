@@ -1,0 +1,29 @@
+import { sql, type Kysely, type SqlBool } from 'kysely';
+import type { MigrationContext } from './context.ts';
+
+/**
+ * The wallet app's activity and request view read along indexes in the order they page, so a page
+ * costs the same for a member with ten transfers and one with a hundred thousand
+ * (`store/read-plans.test.ts` checks each read's plan). Before, an address's card transfers were all
+ * read and sorted for every page, and its unfinished card sends were looked for among every
+ * transaction it ever signed.
+ */
+export async function up(db: Kysely<unknown>, _context: MigrationContext): Promise<void> {
+  // An address's card transfers, newest first: one index a side, in the list's order.
+  await db.schema.dropIndex('indexed_card_transfers_from').execute();
+  await db.schema.dropIndex('indexed_card_transfers_to').execute();
+  await db.schema.createIndex('card_transfers_from_time').on('indexed_card_transfers').columns(['from_address', 'block_time', 'tx_hash', 'log_index']).execute();
+  await db.schema.createIndex('card_transfers_to_time').on('indexed_card_transfers').columns(['to_address', 'block_time', 'tx_hash', 'log_index']).execute();
+  // An address's card sends not (yet) done: few at any time, so the index holds only them. Its
+  // condition is written as the activity's query writes it (SQLite uses it only then).
+  await db.schema
+    .createIndex('outbox_unfinished_card_sends')
+    .on('outbox_transactions')
+    .columns(['from_address', 'created_ms', 'id'])
+    .where(sql.raw<SqlBool>(`idempotency_key like '%card-send:%' and (status <> 'mined' or receipt_status <> 'success')`))
+    .execute();
+  // Whether a member ever sent to an address (the request view's "first time" fact): that pair,
+  // not the member's whole history. The activity no longer reads by sender and time.
+  await db.schema.dropIndex('outbox_from_address').execute();
+  await db.schema.createIndex('outbox_from_to').on('outbox_transactions').columns(['from_address', 'to_address', 'chain']).execute();
+}
