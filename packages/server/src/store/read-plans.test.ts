@@ -11,7 +11,9 @@ import { findInvitesOfWallet } from '../people/store.ts';
 import { inviteAwaitsWallet, markPersonInvitesUsed } from '../users/store.ts';
 import { hasSentTo } from '../wallet-app/store.ts';
 import { listCardTransfersOf, listMemberClaims, listUnfinishedCardSendsBy, namesOf } from '../wallet-app/activity/store.ts';
-import { listDeliveries } from '../webhooks/store.ts';
+import { deleteFinishedMessagesBefore, listDeliveries } from '../webhooks/store.ts';
+import { deleteKeysBefore } from '../partner-api/idempotency/store.ts';
+import { wipeClaimSecretsBefore } from '../custody/store.ts';
 import { sqlitePlansOf } from '../testing/query-plans.ts';
 import { openTestStore, type TestStore } from '../testing/test-store.ts';
 import type { Db } from './database.ts';
@@ -110,5 +112,17 @@ describe('reads along an index (SQLite plans)', () => {
   test("a partner's delivery log of one endpoint, newest first", async () => {
     const plan = await plansOf(['webhook_messages'], (db) => listDeliveries(db, 'endpoint-id', 20));
     assert.match(plan, /SEARCH webhook_messages USING INDEX webhook_messages_endpoint \(endpoint_id=\?\)/, plan);
+  });
+
+  test('the hourly purges: old Idempotency-Keys, the claim secrets kept for their retries, finished webhook messages', async () => {
+    const plan = await plansOf(['partner_idempotency_keys', 'escrow_claims', 'webhook_messages', 'webhook_attempts', 'webhook_message_subjects'], async (db) => {
+      await deleteKeysBefore(db, 1_700_000_000_000, 1_700_000_100_000);
+      await wipeClaimSecretsBefore(db, 1_700_000_000_000);
+      await deleteFinishedMessagesBefore(db, 1_700_000_000_000);
+    });
+    assert.match(plan, /SEARCH partner_idempotency_keys USING INDEX partner_idempotency_keys_created \(created_at_ms<\?\)/, plan);
+    assert.match(plan, /SEARCH escrow_claims USING INDEX escrow_claims_kept_secrets \(created_ms<\?\)/, plan);
+    assert.match(plan, /SEARCH webhook_messages USING INDEX webhook_messages_finished \(status=\? AND created_at_ms<\?\)/, plan);
+    assert.doesNotMatch(plan, /webhook_messages_due/, plan);
   });
 });

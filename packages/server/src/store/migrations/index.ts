@@ -26,7 +26,7 @@ import * as memberTransfers from './024-member-transfers.ts';
 import * as cardContractKind from './025-card-contract-kind.ts';
 import * as pinChangeCheck from './026-pin-change-check.ts';
 import * as readIndexes from './027-read-indexes.ts';
-import * as activityIndexes from './028-activity-indexes.ts';
+import * as historyIndexes from './028-history-indexes.ts';
 
 import type { MigrationContext } from './context.ts';
 
@@ -65,7 +65,7 @@ const migrations: Record<string, MigrationModule> = {
   '025-card-contract-kind': cardContractKind,
   '026-pin-change-check': pinChangeCheck,
   '027-read-indexes': readIndexes,
-  '028-activity-indexes': activityIndexes,
+  '028-history-indexes': historyIndexes,
 };
 
 export function migrationProvider(context: MigrationContext): MigrationProvider {

@@ -2,11 +2,13 @@ import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { MigrationContext } from './context.ts';
 
 /**
- * The wallet app's activity and request view read along indexes in the order they page, so a page
- * costs the same for a member with ten transfers and one with a hundred thousand
- * (`store/read-plans.test.ts` checks each read's plan). Before, an address's card transfers were all
- * read and sorted for every page, and its unfinished card sends were looked for among every
- * transaction it ever signed.
+ * Reads whose cost grew with what the service has kept go along indexes
+ * (`store/read-plans.test.ts` checks each read's plan). The wallet app's activity and request view
+ * read in the order they page, so a page costs the same for a member with ten transfers and one
+ * with a hundred thousand: before, an address's card transfers were all read and sorted for every
+ * page, and its unfinished card sends were looked for among every transaction it ever signed. The
+ * hourly purges read only what they purge: before, the claim secrets' wipe read every claim link
+ * ever made, and the webhook messages' every finished message of the last 30 days.
  */
 export async function up(db: Kysely<unknown>, _context: MigrationContext): Promise<void> {
   // An address's card transfers, newest first: one index a side, in the list's order.
@@ -26,4 +28,7 @@ export async function up(db: Kysely<unknown>, _context: MigrationContext): Promi
   // not the member's whole history. The activity no longer reads by sender and time.
   await db.schema.dropIndex('outbox_from_address').execute();
   await db.schema.createIndex('outbox_from_to').on('outbox_transactions').columns(['from_address', 'to_address', 'chain']).execute();
+  // The hourly purges: the claim secrets still kept (a day's claim links), by age; finished webhook messages by age.
+  await db.schema.createIndex('escrow_claims_kept_secrets').on('escrow_claims').column('created_ms').where(sql.ref('sealed_secret'), 'is not', null).execute();
+  await db.schema.createIndex('webhook_messages_finished').on('webhook_messages').columns(['status', 'created_at_ms']).execute();
 }
