@@ -14,7 +14,8 @@
  * included): `balanceOf` of a holder and of an address holding nothing, `ownerOf` of cards at the
  * start and end of the collection and of 1,024 consecutive cards in its middle (the largest is the figure). Then a
  * mint of 100 more fresh recipients from the partner's account (receipt gas / 100), and a card's
- * first move by its holder to an address holding nothing; beside them PlainCardNFT (OpenZeppelin
+ * first move by its holder to an address holding nothing, and `ownerOf` of every card of 100 mints of
+ * 3 from the partner's account (about 85 batches starting in each of their buckets); beside them PlainCardNFT (OpenZeppelin
  * `_mint`), for which neither depends on the number of cards. Lifetime gas: mint (per card) plus
  * first move. Targets: balanceOf <= 200,000, ownerOf <= 40,000, mint <= 12,000 per card.
  * Prints; asserts nothing.
@@ -46,6 +47,8 @@ const BATCHES = Number(process.env.CARD_LEDGER_BATCHES ?? 10_000);
 const BATCH_SIZE = Number(process.env.CARD_LEDGER_BATCH_SIZE ?? 100);
 const MINTS_PER_TRANSACTION = Number(process.env.CARD_LEDGER_MINTS_PER_TRANSACTION ?? 50);
 const LEDGERS = (process.env.CARD_LEDGER_LEDGERS ?? 'CardNFT,LeanCardNFT').split(',');
+/** Mints of 3 cards made afterwards: many batches starting in one 256-id bucket. */
+const SMALL_BATCHES = 100;
 
 const TARGETS = { balanceOf: 200_000, ownerOf: 40_000, mintPerCard: 12_000 };
 
@@ -210,11 +213,20 @@ async function main() {
       const ownerOf = Math.max(...ownerOfs);
       const ownerOfMedian = [...ownerOfs].sort((a, b) => a - b)[Math.floor(ownerOfs.length / 2)]!;
       const { mintPerCard, firstMove } = await mintAndMove(nft, name);
+      // Small mints on the same contract: 100 batches of 3, about 85 of them starting in a bucket.
+      const smallFirst = (await publicClient.readContract({ address: nft, abi: cardNftAbi, functionName: 'nextTokenId' })) as bigint;
+      for (let batch = 0; batch < SMALL_BATCHES; batch += 1) {
+        await sendAndWait(await partner.writeContract({ address: nft, abi: cardNftAbi, functionName: 'mintBatch', args: [freshAddresses(3, `ledger-bench-${name}-small-${batch}`), true] }));
+      }
+      const smallCards = Array.from({ length: SMALL_BATCHES * 3 }, (_, i) => smallFirst + BigInt(i));
+      const smallOwnerOfs: number[] = [];
+      for (let i = 0; i < smallCards.length; i += 64) smallOwnerOfs.push(...(await Promise.all(smallCards.slice(i, i + 64).map((id) => estimate(nft, 'ownerOf', [id])))));
       rows.push(
         [
           `${name} at ${figure(cards)} cards:`,
           `  balanceOf (largest of a holder and an address holding nothing): ${verdict(balanceOf, TARGETS.balanceOf)}`,
           `  ownerOf (largest of ${probes.length} cards that never moved):        ${verdict(ownerOf, TARGETS.ownerOf)}; median ${figure(ownerOfMedian)}`,
+          `  ownerOf (largest of ${smallCards.length} cards of ${SMALL_BATCHES} mints of 3):            ${verdict(Math.max(...smallOwnerOfs), TARGETS.ownerOf)}`,
           `  mint of 100 fresh recipients, per card:                        ${verdict(mintPerCard, TARGETS.mintPerCard)}`,
           `  first move of a batch card:                                    ${figure(firstMove)}`,
           `  lifetime, mint + first move, per card:                         ${figure(mintPerCard + firstMove)} (PlainCardNFT ${figure(plainFigures.mintPerCard + plainFigures.firstMove)}: ${(((mintPerCard + firstMove) / (plainFigures.mintPerCard + plainFigures.firstMove)) * 100).toFixed(0)}%)`,

@@ -22,10 +22,11 @@ import {Strings} from "@openzeppelin/contracts/utils/Strings.sol";
 ///
 /// Each batch's storage slot holds its data contract's address (as CREATE returned it, so no
 /// chain's address rule is assumed), its first id, its size and whether its addresses are sorted.
-/// `ownerOf` of a card that never moved finds its batch in its 256-id bucket's slot
-/// (`_buckets`: how many batches started before the bucket, and where in the bucket the next
-/// ones start), reads that batch's slot and 20 bytes of its code: three storage reads and one
-/// code read, whatever the number of batches.
+/// `ownerOf` of a card that never moved finds its batch from its 256-id bucket's two slots
+/// (`_buckets`: how many batches started at or before the bucket's first id; `_bucketStarts`: a
+/// bit for each id inside the bucket where a batch starts), reads that batch's slot and 20 bytes
+/// of its code: four storage reads and one code read, whatever the number or the size of the
+/// batches.
 ///
 /// Balances come in two ledgers, chosen by the deployed contract (`_countsBalances`):
 /// - `CardNFT` counts them at mint: one counter per recipient, so `balanceOf` is one storage
@@ -66,15 +67,6 @@ abstract contract CardLedger is ERC721, ERC721Burnable, Ownable {
     uint256 private constant _BATCH_FIRST_ID_SHIFT = 160;
     uint256 private constant _BATCH_SIZE_SHIFT = 224;
 
-    /// @dev A bucket's slot: in the low 64 bits, one more than the number of batches that started
-    /// at or before the bucket's first id (zero: no id of the bucket minted yet); in the 8 bits
-    /// above, how many batches start later inside the bucket; above those, the positions in the
-    /// bucket (id & 0xff, 8 bits each, ascending) of the first `_BUCKET_STARTS` of them. Buckets
-    /// where more batches start (batches of fewer than 12 cards) are searched past those.
-    uint256 private constant _BUCKET_COUNT_SHIFT = 64;
-    uint256 private constant _BUCKET_STARTS_SHIFT = 72;
-    uint256 private constant _BUCKET_STARTS = 23;
-
     /// @notice The escrow contract allowed to move non-sendable cards (address(0) if none).
     address public immutable escrow;
 
@@ -93,10 +85,17 @@ abstract contract CardLedger is ERC721, ERC721Burnable, Ownable {
     /// the batches for them).
     mapping(uint256 batch => uint256) private _batches;
 
-    /// @dev For bucket b (ids b*256 .. b*256+255), see `_BUCKET_COUNT_SHIFT`: written when id
-    /// b*256 is minted, then each time a batch starts inside the bucket. Id 0 is never minted:
-    /// bucket 0's slot reads as written with no batch started before it.
+    /// @dev For bucket b (ids b*256 .. b*256+255): one more than the number of batches that
+    /// started at or before id b*256 (zero: that id is not minted yet), written when it is minted.
+    /// Id 0 is never minted: bucket 0's slot reads as written with no batch started before it.
     mapping(uint256 bucket => uint256) private _buckets;
+
+    /// @dev For bucket b: bit p (1 to 255) is set when a batch starts at id b*256 + p. A card's
+    /// batch is then counted, not searched: the batches started at or before the bucket plus the
+    /// bits up to the card's position. One slot a bucket however small its batches are, so every
+    /// card's lookup costs the same, and what a card's holder was quoted for a move does not
+    /// change as later batches start.
+    mapping(uint256 bucket => uint256) private _bucketStarts;
 
     /// @dev Owners written by transfers, burns and single-card mints: `_OWNER_WRITTEN | owner`;
     /// zero where the owner is still the card's batch entry.
@@ -277,14 +276,9 @@ abstract contract CardLedger is ERC721, ERC721Burnable, Ownable {
             if (bucket != 0) return address(0); // the bucket's first id is not minted yet
             slot = 1;
         }
-        uint256 batch = (slot & type(uint64).max) - 1; // batches started at or before the bucket
-        uint256 later = (slot >> _BUCKET_COUNT_SHIFT) & 0xff;
-        uint256 position = tokenId & 0xff;
-        uint256 listed = later < _BUCKET_STARTS ? later : _BUCKET_STARTS;
-        uint256 i;
-        while (i < listed && (slot >> (_BUCKET_STARTS_SHIFT + 8 * i)) & 0xff <= position) ++i;
-        batch += i;
-        if (i == _BUCKET_STARTS && later > _BUCKET_STARTS) return _searchOwner(tokenId, bucket, batch - 1);
+        // The batches started at or before the bucket, and those started inside it up to the card.
+        uint256 upToCard = type(uint256).max >> (255 - (tokenId & 0xff));
+        uint256 batch = slot - 1 + _bitCount(_bucketStarts[bucket] & upToCard);
         if (batch == 0) return address(0); // before the first batch
         return _ownerInBatch(tokenId, _batches[batch - 1]);
     }
@@ -297,19 +291,15 @@ abstract contract CardLedger is ERC721, ERC721Burnable, Ownable {
         return _addressAt(address(uint160(entry)), tokenId - first);
     }
 
-    /// @dev `_ownerOf` past the listed starts of a bucket where many batches start: a binary
-    /// search for the last batch that starts at or before `tokenId`, from batch `low` (which does)
-    /// up to the last one started at or before the next bucket.
-    function _searchOwner(uint256 tokenId, uint256 bucket, uint256 low) private view returns (address) {
-        uint256 high = _mintState.batchCount; // exclusive
-        uint256 next = _buckets[bucket + 1] & type(uint64).max;
-        if (next != 0 && next - 1 < high) high = next - 1;
-        while (high - low > 1) {
-            uint256 middle = (low + high) >> 1;
-            if (_firstIdOf(_batches[middle]) <= tokenId) low = middle;
-            else high = middle;
+    /// @dev The number of set bits of `x` (at most 255 here: bit 0 of a bucket is never set), by
+    /// adding them pairwise, then in fours, in bytes, and the 32 bytes at once in the top byte.
+    function _bitCount(uint256 x) private pure returns (uint256) {
+        unchecked {
+            x -= (x >> 1) & 0x5555555555555555555555555555555555555555555555555555555555555555;
+            x = (x & 0x3333333333333333333333333333333333333333333333333333333333333333) + ((x >> 2) & 0x3333333333333333333333333333333333333333333333333333333333333333);
+            x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f;
+            return (x * 0x0101010101010101010101010101010101010101010101010101010101010101) >> 248;
         }
-        return _ownerInBatch(tokenId, _batches[low]);
     }
 
     /// @dev OpenZeppelin's `_update` on this contract's owner and balance storage, plus the
@@ -411,26 +401,19 @@ abstract contract CardLedger is ERC721, ERC721Burnable, Ownable {
     }
 
     /// @dev Writes the slots of the buckets whose first id is in [first, end): `started` batches
-    /// started at or before them (see `_BUCKET_COUNT_SHIFT`).
+    /// started at or before them (see `_buckets`).
     function _recordBucketStarts(uint256 first, uint256 end, uint256 started) private {
         for (uint256 bucket = (first + 255) >> 8; (bucket << 8) < end; ++bucket) {
             _buckets[bucket] = started + 1;
         }
     }
 
-    /// @dev Notes in its bucket's slot a batch that starts at `first` inside the bucket (one that
-    /// starts on the bucket's first id is counted by `_recordBucketStarts`). The bucket's first
-    /// id was minted before, so its slot is written, except bucket 0's.
+    /// @dev Notes in its bucket's bits a batch that starts at `first` inside the bucket (one that
+    /// starts on the bucket's first id is counted by `_recordBucketStarts`).
     function _recordBatchStart(uint256 first) private {
         uint256 position = first & 0xff;
         if (position == 0) return;
-        uint256 bucket = first >> 8;
-        uint256 slot = _buckets[bucket];
-        if (slot == 0) slot = 1;
-        uint256 later = (slot >> _BUCKET_COUNT_SHIFT) & 0xff;
-        // At most 128 batches (of 2 cards at least) start inside a bucket: the count fits 8 bits.
-        if (later < _BUCKET_STARTS) slot |= position << (_BUCKET_STARTS_SHIFT + 8 * later);
-        _buckets[bucket] = slot + (1 << _BUCKET_COUNT_SHIFT);
+        _bucketStarts[first >> 8] |= 1 << position;
     }
 
     /// @dev The id of the first card of the batch whose slot is `entry`.
