@@ -32,6 +32,7 @@ import {
   cardNftAbi,
   cardNftBytecode,
   leanCardNftBytecode,
+  mintBatchGasBound,
   naiveCardNftAbi,
   naiveCardNftBytecode,
   plainCardNftAbi,
@@ -514,6 +515,30 @@ describe('card contracts on anvil', () => {
     const most = Math.max(...gas.map(Number));
     assert.ok(most <= OWNER_OF_TARGET, `ownerOf took up to ${most} gas; the target is ${OWNER_OF_TARGET}`);
     assert.equal(await publicClient.readContract({ address: many, abi: cardNftAbi, functionName: 'balanceOf', args: [addressOf(alice)] }), BigInt(batches));
+  });
+
+  for (const ledger of LEDGERS) it(`${ledger.name}: the dearest mints stay within the gas limit the service sends them with`, async () => {
+    // Fresh recipients, non-sendable cards, a batch starting at a bucket's last id where no batch
+    // started yet (a new word of start bits) and running into the next bucket (its first slot, a
+    // new word of lock bits): every new slot a mint can write.
+    const dear = await deploy(operator, cardNftAbi, ledger.bytecode, ['Dear', 'DEAR', BASE_URI, addressOf(partner), escrow]);
+    const mint = async (to: Address[], sendable: boolean, gas: bigint) => {
+      const hash = await partner.writeContract({ address: dear, abi: cardNftAbi, functionName: 'mintBatch', args: [to, sendable], gas, account: partner.account!, chain: testChain });
+      return receiptOf(publicClient, hash);
+    };
+    const used: Array<{ cards: number; gas: bigint; bound: bigint }> = [];
+    for (const cards of [1, 2, 3, 5, 100]) {
+      const next = Number(await publicClient.readContract({ address: dear, abi: cardNftAbi, functionName: 'nextTokenId' }));
+      const lastOfBucket = (Math.floor(next / 256) + 2) * 256 - 1;
+      await mint(freshAddresses(lastOfBucket - next, `dear-fill-${cards}`), true, 30_000_000n);
+      const bound = mintBatchGasBound(cards);
+      const receipt = await mint(freshAddresses(cards, `dear-${cards}`), false, bound);
+      assert.equal(receipt.status, 'success', `a mint of ${cards} within ${bound} gas`);
+      used.push({ cards, gas: receipt.gasUsed, bound });
+    }
+    console.log(`${ledger.name}, the dearest mints, gas used of the bound: ${used.map(({ cards, gas, bound }) => `${cards}: ${gas} of ${bound}`).join('; ')}`);
+    // A tenth of the bound left: room for what a chain's gas schedule may add.
+    for (const { cards, gas, bound } of used) assert.ok(gas * 10n <= bound * 9n, `a mint of ${cards} took ${gas} gas of its ${bound}`);
   });
 
   it('counts repeated recipients in sorted and unsorted batches, and follows cards once they move', async () => {

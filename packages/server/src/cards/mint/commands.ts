@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { encodeFunctionData, type Address, type Hex, type Log } from 'viem';
-import { cardNftAbi } from '@wallet-service/contracts';
+import { cardNftAbi, MINT_GAS, mintBatchGasBound } from '@wallet-service/contracts';
 import { AppError } from '../../errors/app-error.ts';
 import { OutboxRefusal, type ReceiptWrite, type TransactionSigner } from '../../outbox/outbox.ts';
 import type { Config } from '../../config/config.ts';
@@ -23,18 +23,9 @@ import { Errors } from '../../errors/codes.ts';
 import { enqueueWebhookEvent } from '../../webhooks/events.ts';
 import { listEndpoints } from '../../webhooks/store.ts';
 
-/**
- * Gas one card of a batch may take at most (about 31,000 for a recipient holding no card of the
- * contract: its 20 bytes of recipient data, its Transfer event and calldata, the new slot of its
- * balance counter, a non-sendable card's Locked event; a bucket entry every 256 cards), and what a
- * batch takes besides (the transaction, the data contract's creation, its entry and the counters;
- * a single-card mint's owner and balance writes, about 80,000 in all). Batches are sized by it and
- * sent with it as their gas limit: a mintBatch of our own contract with checked recipients does not
- * revert, so estimating each one (which runs the whole batch on the node once more) would buy
- * nothing; unused gas is not paid.
- */
-const GAS_PER_CARD_BOUND = 34_000n;
-const BATCH_BASE_GAS = 150_000n;
+// Batches are sized by the card contract's gas bound (MINT_GAS) and sent with it as their gas
+// limit: a mintBatch of our own contract with checked recipients does not revert, so estimating
+// each one (which runs the whole batch on the node once more) would buy nothing.
 /** Share of the block gas limit one mint transaction may use. */
 const BLOCK_SHARE_PERCENT = 80n;
 /** Most gas one transaction may have where EIP-7825 applies (Osaka), whatever the block's limit. */
@@ -173,7 +164,7 @@ export async function mintCards(deps: { config: Readonly<Config>; store: Store; 
         signer,
         to: batch.contract as Address,
         data: encodeFunctionData({ abi: cardNftAbi, functionName: 'mintBatch', args: [JSON.parse(batch.recipients), design.metadata.sendable] }),
-        gas: BATCH_BASE_GAS + GAS_PER_CARD_BOUND * BigInt(batch.card_count),
+        gas: mintBatchGasBound(batch.card_count),
         // Marked in the commit that stores the transaction: no batch is left `reserved` with its
         // transaction stored. Plain statements: the commit goes out behind them.
         ...(index === 0
@@ -385,7 +376,7 @@ async function mintBatchSize(deps: { config: Readonly<Config>; chains: ChainRegi
   const block = await deps.chains.get(chainName).client.getBlock({ blockTag: 'latest' });
   const blockShare = (block.gasLimit * BLOCK_SHARE_PERCENT) / 100n;
   const gas = blockShare < TRANSACTION_GAS_CAP ? blockShare : TRANSACTION_GAS_CAP;
-  const size = Math.max(1, Number((gas - BATCH_BASE_GAS) / GAS_PER_CARD_BOUND));
+  const size = Math.max(1, Number((gas - MINT_GAS.batch) / MINT_GAS.perCard));
   batchSizes.set(chainName, { size, at: Date.now() });
   return Math.min(size, deps.config.cards.maxBatchSize);
 }
