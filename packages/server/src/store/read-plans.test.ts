@@ -10,6 +10,7 @@ import { OutboxStore } from '../outbox/store.ts';
 import { findInvitesOfWallet } from '../people/store.ts';
 import { inviteAwaitsWallet, markPersonInvitesUsed } from '../users/store.ts';
 import { hasSentTo } from '../wallet-app/store.ts';
+import { tokensSeenBy } from '../wallet-app/home/store.ts';
 import { listCardTransfersOf, listMemberClaims, listUnfinishedCardSendsBy, namesOf } from '../wallet-app/activity/store.ts';
 import { deleteFinishedMessagesBefore, listDeliveries } from '../webhooks/store.ts';
 import { deleteKeysBefore } from '../partner-api/idempotency/store.ts';
@@ -67,6 +68,13 @@ describe('reads along an index (SQLite plans)', () => {
   test("the request view: whether the member ever sent to an address, without reading her history", async () => {
     const plan = await plansOf(['outbox_transactions'], (db) => hasSentTo(db, 'main', address, `0x${'b'.repeat(40)}`));
     assert.match(plan, /SEARCH outbox_transactions USING (COVERING )?INDEX outbox_from_to \(from_address=\? AND to_address=\? AND chain=\?\)/, plan);
+  });
+
+  test("the wallet app's home: the tokens a member sent, without reading her other requests and sends", async () => {
+    const plan = await plansOf(['a2a_requests', 'member_transfers'], (db) => tokensSeenBy(db, 'member-id'));
+    assert.match(plan, /SEARCH a2a_requests USING INDEX a2a_requests_token_sends \(user_id=\?\)/, plan);
+    assert.match(plan, /SEARCH member_transfers USING COVERING INDEX member_transfers_tokens \(user_id=\?\)/, plan);
+    assert.doesNotMatch(plan, /TEMP B-TREE/, plan);
   });
 
   test("the wallet app's activity: who the counterparties are", async () => {

@@ -6,7 +6,8 @@ import type { MigrationContext } from './context.ts';
  * (`store/read-plans.test.ts` checks each read's plan). The wallet app's activity and request view
  * read in the order they page, so a page costs the same for a member with ten transfers and one
  * with a hundred thousand: before, an address's card transfers were all read and sorted for every
- * page, and its unfinished card sends were looked for among every transaction it ever signed. The
+ * page, and its unfinished card sends were looked for among every transaction it ever signed; the
+ * home page read every request a member opened for the few token sends among them. The
  * hourly purges read only what they purge: before, the claim secrets' wipe read every claim link
  * ever made, and the webhook messages' every finished message of the last 30 days.
  */
@@ -28,6 +29,15 @@ export async function up(db: Kysely<unknown>, _context: MigrationContext): Promi
   // not the member's whole history. The activity no longer reads by sender and time.
   await db.schema.dropIndex('outbox_from_address').execute();
   await db.schema.createIndex('outbox_from_to').on('outbox_transactions').columns(['from_address', 'to_address', 'chain']).execute();
+  // The wallet app's home: the tokens a member sent (her completed send_token requests, a few of
+  // all she opened; her token sends, each token once).
+  await db.schema
+    .createIndex('a2a_requests_token_sends')
+    .on('a2a_requests')
+    .columns(['user_id', 'created_at'])
+    .where(sql.raw<SqlBool>(`type = 'send_token' and status = 'completed'`))
+    .execute();
+  await db.schema.createIndex('member_transfers_tokens').on('member_transfers').columns(['user_id', 'chain', 'token']).where(sql.ref('token'), 'is not', null).execute();
   // The hourly purges: the claim secrets still kept (a day's claim links), by age; finished webhook messages by age.
   await db.schema.createIndex('escrow_claims_kept_secrets').on('escrow_claims').column('created_ms').where(sql.ref('sealed_secret'), 'is not', null).execute();
   await db.schema.createIndex('webhook_messages_finished').on('webhook_messages').columns(['status', 'created_at_ms']).execute();
