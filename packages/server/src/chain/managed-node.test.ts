@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { createPublicClient, createWalletClient, defineChain, http, parseEther, type Hash } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { anvilBinaryPath, ForeignNodeError, freePort, isAlive, ManagedNode, nodeIdentity, signalProcess, waitForRpc } from './managed-node.ts';
+import { anvilBinaryPath, ForeignNodeError, freePort, isAlive, ManagedNode, nodeIdentity, reservePort, signalProcess, waitForRpc } from './managed-node.ts';
 import { startTestChain } from '../testing/chain-node.ts';
 import { tornDumpReason } from './state-dump.ts';
 
@@ -201,4 +202,21 @@ describe('a node left behind by a stopped process', () => {
     assert.equal(signalProcess(live.pid!, 'SIGTERM'), true);
     assert.equal(await exited, 'SIGTERM');
   });
+});
+
+test('a reserved port is given to nothing else until it is released, and can be listened on then (serve with PORT=0)', async () => {
+  const listenOn = (port: number) =>
+    new Promise<() => void>((resolve, reject) => {
+      const server = createServer();
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve(() => server.close()));
+    });
+  const reserved = await reservePort();
+  await assert.rejects(listenOn(reserved.port), { code: 'EADDRINUSE' });
+  const probed = await Promise.all(Array.from({ length: 20 }, () => freePort()));
+  assert.ok(!probed.includes(reserved.port), 'a port probed meanwhile is another one');
+  await reserved.release();
+  await reserved.release(); // a second release is the same one
+  const close = await listenOn(reserved.port);
+  close();
 });

@@ -264,15 +264,27 @@ function isZombie(pid: number): boolean {
 
 /** A port free on `host` (loopback by default) right now. */
 export async function freePort(host = '127.0.0.1'): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
+  const { port, release } = await reservePort(host);
+  await release();
+  return port;
+}
+
+/**
+ * A free port held bound until `release()`: nothing else (another process, or a node this one
+ * starts, whose port is probed with freePort) can be given it meanwhile. Released just before the
+ * port is listened on, the window another process could take it in is a turn of the event loop.
+ */
+export async function reservePort(host = '127.0.0.1'): Promise<{ port: number; release(): Promise<void> }> {
+  const server = createServer();
+  server.unref();
+  await new Promise<void>((resolve, reject) => {
     server.on('error', reject);
-    server.listen(0, host, () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
+    server.listen(0, host, resolve);
   });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  let released: Promise<void> | undefined;
+  return { port, release: () => (released ??= new Promise<void>((resolve) => server.close(() => resolve()))) };
 }
 
 /**

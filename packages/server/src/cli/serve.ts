@@ -3,7 +3,7 @@ import { withPort, type Config } from '../config/config.ts';
 import { buildApp, type App } from '../app.ts';
 import { openServices, type Services } from '../services.ts';
 import { startBackgroundJobs, type BackgroundJobs } from '../background-jobs.ts';
-import { freePort } from '../chain/managed-node.ts';
+import { reservePort } from '../chain/managed-node.ts';
 import { buildMetricsApp } from '../metrics/routes.ts';
 import { createLogger } from '../logging/logger.ts';
 import { maskUrl } from '../logging/redaction.ts';
@@ -26,8 +26,10 @@ const REQUEST_DRAIN_MS = 5_000;
  * process exits non-zero with the reason.
  */
 export async function serve(configured: Readonly<Config>): Promise<number> {
-  // PORT=0: the port is chosen first, so the public URL written into card contracts is the real one.
-  const config = configured.port === 0 ? withPort(configured, await freePort(configured.host)) : configured;
+  // PORT=0: the port is chosen first, so the public URL written into card contracts is the real one,
+  // and held until the app listens on it (the embedded nodes started meanwhile probe ports too).
+  const reserved = configured.port === 0 ? await reservePort(configured.host) : undefined;
+  const config = reserved ? withPort(configured, reserved.port) : configured;
   const log = createLogger({ level: config.logLevel, pretty: process.stdout.isTTY === true, config });
   const claim = claimDataDir(config);
   let services: Services | undefined;
@@ -85,6 +87,7 @@ export async function serve(configured: Readonly<Config>): Promise<number> {
     heartbeat = await startInstanceHeartbeat({ db: services.store.db, masterKeyId: services.vault.masterKeyId, log });
     jobs = await startBackgroundJobs(services);
     app = await buildApp({ services, logger: log.child({ component: 'http' }) as never });
+    await reserved?.release();
     const address = await app.listen({ host: config.host, port: config.port });
     let metricsAt = `${address}/metrics`;
     if (config.metrics.port !== null) {
@@ -105,6 +108,7 @@ export async function serve(configured: Readonly<Config>): Promise<number> {
         `  operator: ${services.operator.address}\nchains:\n${chains}\n`,
     );
   } catch (error) {
+    await reserved?.release();
     await shutdown('start-up failure');
     throw error;
   }
