@@ -541,6 +541,24 @@ describe('card contracts on anvil', () => {
     for (const { cards, gas, bound } of used) assert.ok(gas * 10n <= bound * 9n, `a mint of ${cards} took ${gas} gas of its ${bound}`);
   });
 
+  it("a card's first move costs what its holder's wallet estimated, however many batches start after it in its bucket", async () => {
+    // Mints of 3: about 85 start in a 256-id bucket, so 40 more pass the most a bucket's first slot could list (23).
+    const crowded = await deploy(operator, cardNftAbi, cardNftBytecode, ['Crowded', 'CROWD', BASE_URI, addressOf(partner), escrow]);
+    const mintOf3 = async (to: Address[]) =>
+      receiptOf(publicClient, await partner.writeContract({ address: crowded, abi: cardNftAbi, functionName: 'mintBatch', args: [to, true], account: partner.account!, chain: testChain }));
+    const [to] = freshAddresses(1, 'crowded-to');
+    const quotes: bigint[] = [];
+    const estimateMove = () =>
+      publicClient.estimateContractGas({ address: crowded, abi: cardNftAbi, functionName: 'transferFrom', args: [addressOf(carol), to!, held], account: addressOf(carol) });
+    let held = 0n;
+    for (let batch = 0; batch < 40; batch += 1) {
+      const receipt = await mintOf3(batch === 20 ? [addressOf(carol), ...freshAddresses(2, 'crowded-20')] : freshAddresses(3, `crowded-${batch}`));
+      if (batch === 20) held = BigInt(receipt.logs[0]!.topics[3]!);
+      if (batch >= 20) quotes.push(await estimateMove());
+    }
+    assert.deepEqual(new Set(quotes), new Set([quotes[0]]), `estimates as batches started after the card: ${quotes.join(', ')}`);
+  });
+
   it('counts repeated recipients in sorted and unsorted batches, and follows cards once they move', async () => {
     // On CardNFT (balances counted at mint); the differential test covers both ledgers.
     const [x, y] = freshAddresses(2, 'repeats');

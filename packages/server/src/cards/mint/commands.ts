@@ -23,9 +23,6 @@ import { Errors } from '../../errors/codes.ts';
 import { enqueueWebhookEvent } from '../../webhooks/events.ts';
 import { listEndpoints } from '../../webhooks/store.ts';
 
-// Batches are sized by the card contract's gas bound (MINT_GAS) and sent with it as their gas
-// limit: a mintBatch of our own contract with checked recipients does not revert, so estimating
-// each one (which runs the whole batch on the node once more) would buy nothing.
 /** Share of the block gas limit one mint transaction may use. */
 const BLOCK_SHARE_PERCENT = 80n;
 /** Most gas one transaction may have where EIP-7825 applies (Osaka), whatever the block's limit. */
@@ -164,6 +161,8 @@ export async function mintCards(deps: { config: Readonly<Config>; store: Store; 
         signer,
         to: batch.contract as Address,
         data: encodeFunctionData({ abi: cardNftAbi, functionName: 'mintBatch', args: [JSON.parse(batch.recipients), design.metadata.sendable] }),
+        // The contract's bound, not an estimate: a mintBatch of our own contract to checked
+        // recipients does not revert, and estimating would run the whole batch once more.
         gas: mintBatchGasBound(batch.card_count),
         // Marked in the commit that stores the transaction: no batch is left `reserved` with its
         // transaction stored. Plain statements: the commit goes out behind them.
@@ -376,6 +375,7 @@ async function mintBatchSize(deps: { config: Readonly<Config>; chains: ChainRegi
   const block = await deps.chains.get(chainName).client.getBlock({ blockTag: 'latest' });
   const blockShare = (block.gasLimit * BLOCK_SHARE_PERCENT) / 100n;
   const gas = blockShare < TRANSACTION_GAS_CAP ? blockShare : TRANSACTION_GAS_CAP;
+  // As many cards as the contract's gas bound (MINT_GAS) lets into that gas.
   const size = Math.max(1, Number((gas - MINT_GAS.batch) / MINT_GAS.perCard));
   batchSizes.set(chainName, { size, at: Date.now() });
   return Math.min(size, deps.config.cards.maxBatchSize);
